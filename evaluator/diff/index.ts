@@ -1,0 +1,78 @@
+/**
+ * Unified-diff facts the evaluator needs: is a text a unified diff, which files
+ * does it touch, and are its paths safe to hand to `patch(1)`.
+ * Parsing is delegated to parse-diff; only ChainSWE's questions live here.
+ */
+import parseDiff from "parse-diff";
+
+export type DiffFile = {
+  /** path before the change, null for an added file */
+  from: string | null;
+  /** path after the change, null for a deleted file */
+  to: string | null;
+};
+
+const DEV_NULL = "/dev/null";
+
+function cleanPath(p: string | undefined): string | null {
+  if (p === undefined || p === "" || p === DEV_NULL) return null;
+  return p;
+}
+
+/** Files of a unified diff, or null when the text is not one. Empty text is no diff. */
+export function parseUnifiedDiff(text: string): DiffFile[] | null {
+  if (text.trim() === "") return null;
+  // A unified diff has file headers; parse-diff is lenient, so check the shape first.
+  const hasGitHeader = /^diff --git /m.test(text);
+  const hasUnifiedHeaders = /^--- .*\n\+\+\+ /m.test(text);
+  if (!hasGitHeader && !hasUnifiedHeaders) return null;
+  const files = parseDiff(text);
+  if (files.length === 0) return null;
+  const out: DiffFile[] = [];
+  for (const f of files) {
+    const from = cleanPath(f.from);
+    const to = cleanPath(f.to);
+    if (from === null && to === null) return null;
+    out.push({ from, to });
+  }
+  return out;
+}
+
+export function isUnifiedDiff(text: string): boolean {
+  return parseUnifiedDiff(text) !== null;
+}
+
+/** Every path a diff touches (old and new names of renames), sorted, unique. */
+export function touchedFiles(text: string): string[] {
+  const files = parseUnifiedDiff(text);
+  if (!files) return [];
+  const set = new Set<string>();
+  for (const f of files) {
+    if (f.from) set.add(f.from);
+    if (f.to) set.add(f.to);
+  }
+  return [...set].sort();
+}
+
+/**
+ * A path is unsafe when it could escape the repository or reach git's own
+ * metadata: absolute, containing a `..` component, or inside `.git/`.
+ * git apply refuses these itself; `patch(1)` does not, so the replay checks first.
+ */
+export function isUnsafePath(p: string): boolean {
+  if (p.startsWith("/") || p.startsWith("~")) return true;
+  const parts = p.split("/");
+  return parts.some((part) => part === ".." || part === ".git");
+}
+
+export function unsafePaths(text: string): string[] {
+  return touchedFiles(text).filter(isUnsafePath);
+}
+
+/** Test-runner configuration files: hidden-test territory (SPEC §3 step 4). */
+export const RUNNER_CONFIG_BASENAMES = ["conftest.py", "pytest.ini", "tox.ini"] as const;
+
+export function isRunnerConfigFile(p: string): boolean {
+  const base = p.split("/").pop() ?? p;
+  return (RUNNER_CONFIG_BASENAMES as readonly string[]).includes(base);
+}

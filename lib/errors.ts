@@ -1,0 +1,56 @@
+/** Error classes shared by the evaluator, the CLI and (later) the portal. */
+
+/** One problem in an input file, named by record/line and field. */
+export type InputIssue = {
+  /** 1-based line (JSONL) or record index (JSON array) */
+  line: number;
+  /** chain or bug id when known, to help find the record */
+  id?: string;
+  /** dotted path of the offending field, "" for the whole record */
+  field: string;
+  message: string;
+};
+
+export function formatIssue(issue: InputIssue): string {
+  const where = `line ${issue.line}${issue.id ? ` (${issue.id})` : ""}`;
+  return issue.field ? `${where}, field ${issue.field}: ${issue.message}` : `${where}: ${issue.message}`;
+}
+
+/** Bad input: nothing was imported or evaluated. Lists every issue found. */
+export class InputError extends Error {
+  constructor(
+    readonly source: string,
+    readonly issues: InputIssue[],
+  ) {
+    const shown = issues.slice(0, 20).map((i) => `  ${formatIssue(i)}`);
+    const more = issues.length > 20 ? [`  … and ${issues.length - 20} more`] : [];
+    super([`${source}: ${issues.length} problem(s)`, ...shown, ...more].join("\n"));
+    this.name = "InputError";
+  }
+}
+
+/** The dataset itself is wrong (e.g. a test patch that does not apply). Not a grade. */
+export class DatasetError extends Error {
+  constructor(
+    message: string,
+    readonly continuousId: string,
+    readonly order?: number,
+  ) {
+    super(message);
+    this.name = "DatasetError";
+  }
+}
+
+/** The machine failed (engine down, image missing, exec broke). Not a grade; retried. */
+export class EnvironmentError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "EnvironmentError";
+  }
+}
+
+/** Normalize anything thrown into an Error (after graphile-worker's coerceError). */
+export function coerceError(err: unknown): Error {
+  if (err instanceof Error) return err;
+  return new Error(typeof err === "string" ? err : JSON.stringify(err));
+}
