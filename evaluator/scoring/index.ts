@@ -1,0 +1,69 @@
+/**
+ * Leaderboard metrics (SPEC §4): pure functions over graded bugs and run summaries.
+ * Never imports dockerode, Prisma or the file system.
+ */
+export {
+  SCORINGS,
+  POSITION_SETS,
+  indexBugs,
+  applyScoring,
+  chainOutcomes,
+  countResolved,
+  isChainResolved,
+  type RunResults,
+  type Scoring,
+  type PositionSet,
+  type ChainOutcome,
+} from "./outcomes";
+export {
+  DEFAULT_SEED,
+  DEFAULT_DRAWS,
+  CI_LEVEL,
+  bootstrapIntervals,
+  percentile,
+  resolveBootstrap,
+  type BootstrapOptions,
+  type Indices,
+  type Interval,
+  type ResampleStat,
+} from "./bootstrap";
+export {
+  scoringSchema,
+  positionSetSchema,
+  intervalSchema,
+  estimateSchema,
+  positionRateSchema,
+  bootstrapInfoSchema,
+  runScoresSchema,
+  pairedComparisonSchema,
+  type Estimate,
+  type PositionRate,
+  type RunScores,
+  type PairedComparison,
+} from "./schemas";
+export {
+  scoreRun,
+  headlineRates,
+  positionRates,
+  chainTotals,
+  perBugPercent,
+  allIndices,
+  type ChainTotals,
+  type ScoreOptions,
+} from "./score-run";
+export { pairedComparison, type PairedOptions } from "./paired";
+export {
+  MISSING,
+  MINUS,
+  relativeChange,
+  formatRelativeChange,
+  formatWithChange,
+  MODE_LABELS,
+  formatPercent,
+  formatInterval,
+  formatCost,
+  formatTokens,
+  formatShare,
+  renderTable,
+  type Align,
+} from "./format";

@@ -1,0 +1,100 @@
+/**
+ * From graded bugs to per-chain outcomes (SPEC §4). Pure data in, pure data out.
+ *
+ * Invariants:
+ * - the run summary's `dataset.chains` is the population: every denominator counts
+ *   all of its chains and bugs, graded or not; a bug missing from the results is
+ *   unresolved; results for chains or orders outside the dataset are ignored;
+ * - only bugs of the run's own mode (`summary.mode`) are read, and when a bug
+ *   (chain, order) appears twice the later line wins;
+ * - strict scoring (Seq and Seq+Mem only) keeps a bug resolved only while every
+ *   earlier bug of its chain is resolved; Oracle bugs are always scored on their own.
+ */
+import type { GradedBug, RunSummary } from "@/lib/schemas/results";
+
+export type RunResults = { summary: RunSummary; bugs: GradedBug[] };
+
+export const SCORINGS = ["strict", "lenient"] as const;
+export type Scoring = (typeof SCORINGS)[number];
+
+export const POSITION_SETS = ["length3", "all"] as const;
+export type PositionSet = (typeof POSITION_SETS)[number];
+
+/** One chain of the dataset as a run left it. */
+export type ChainOutcome = {
+  continuous_id: string;
+  length: number;
+  /** resolved[i] = bug at position i+1, after strict/lenient scoring */
+  resolved: boolean[];
+  /** bugs of this chain present in the results */
+  graded: number;
+  /** sum of cost_usd over the chain's bugs that carry one; null when none does */
+  cost_usd: number | null;
+  /** max peak_context_tokens over the chain's bugs that carry one; null when none does */
+  peak_context_tokens: number | null;
+};
+
+/** Bugs of a run by chain id, then by order (only the run's own mode; later line wins). */
+export function indexBugs(run: RunResults): Map<string, Map<number, GradedBug>> {
+  const byChain = new Map<string, Map<number, GradedBug>>();
+  for (const bug of run.bugs) {
+    if (bug.mode !== run.summary.mode) continue;
+    let chain = byChain.get(bug.continuous_id);
+    if (!chain) {
+      chain = new Map();
+      byChain.set(bug.continuous_id, chain);
+    }
+    chain.set(bug.order, bug);
+  }
+  return byChain;
+}
+
+/** Apply strict scoring: a bug stays resolved only if all earlier ones are. */
+export function applyScoring(own: readonly boolean[], strict: boolean): boolean[] {
+  if (!strict) return [...own];
+  let intact = true;
+  return own.map((r) => {
+    intact = intact && r;
+    return intact;
+  });
+}
+
+function sumOrNull(values: (number | undefined)[]): number | null {
+  const present = values.filter((v): v is number => v !== undefined);
+  return present.length === 0 ? null : present.reduce((a, b) => a + b, 0);
+}
+
+function maxOrNull(values: (number | undefined)[]): number | null {
+  const present = values.filter((v): v is number => v !== undefined);
+  return present.length === 0 ? null : Math.max(...present);
+}
+
+/** Every dataset chain of the run, in dataset order, scored strict or lenient. */
+export function chainOutcomes(run: RunResults, scoring: Scoring): ChainOutcome[] {
+  const index = indexBugs(run);
+  const strict = scoring === "strict" && run.summary.mode !== "oracle";
+  return run.summary.dataset.chains.map(({ continuous_id, length }) => {
+    const graded = index.get(continuous_id) ?? new Map<number, GradedBug>();
+    const bugs = Array.from({ length }, (_, i) => graded.get(i + 1));
+    return {
+      continuous_id,
+      length,
+      resolved: applyScoring(
+        bugs.map((b) => b?.resolved === true),
+        strict,
+      ),
+      graded: bugs.filter((b) => b !== undefined).length,
+      cost_usd: sumOrNull(bugs.map((b) => b?.cost_usd)),
+      peak_context_tokens: maxOrNull(bugs.map((b) => b?.peak_context_tokens)),
+    };
+  });
+}
+
+export function countResolved(outcome: ChainOutcome): number {
+  return outcome.resolved.filter(Boolean).length;
+}
+
+/** Chains whose bugs are all resolved (the same under strict and lenient). */
+export function isChainResolved(outcome: ChainOutcome): boolean {
+  return outcome.resolved.every(Boolean);
+}

@@ -1,0 +1,72 @@
+/**
+ * Shapes of the scores (SPEC §4) as they appear in `chainswe report --json`.
+ * Rates are percentages (0–100); intervals are 95% bootstrap percentile intervals.
+ */
+import { z } from "zod";
+import { modeSchema } from "@/lib/schemas/prediction";
+import { POSITION_SETS, SCORINGS } from "./outcomes";
+
+export const scoringSchema = z.enum(SCORINGS);
+export const positionSetSchema = z.enum(POSITION_SETS);
+
+export const intervalSchema = z.tuple([z.number(), z.number()]);
+
+/** A rate in percent with its 95% bootstrap interval. */
+export const estimateSchema = z.object({ value: z.number(), ci: intervalSchema });
+export type Estimate = z.infer<typeof estimateSchema>;
+
+export const positionRateSchema = estimateSchema.extend({
+  position: z.number().int().positive(),
+  /** chains of the position set with a bug at this position (the denominator) */
+  n: z.number().int().positive(),
+});
+export type PositionRate = z.infer<typeof positionRateSchema>;
+
+export const bootstrapInfoSchema = z.object({
+  seed: z.number().int(),
+  draws: z.number().int().positive(),
+});
+
+const count = z.number().int().nonnegative();
+
+export const runScoresSchema = z.object({
+  system: z.string(),
+  mode: modeSchema,
+  scoring: scoringSchema,
+  positions: positionSetSchema,
+  per_bug: estimateSchema,
+  chain: estimateSchema,
+  per_position: z.array(positionRateSchema),
+  /** mean over chains (with any cost reported) of the chain's summed cost_usd */
+  cost_per_chain: z.number().nullable(),
+  /** mean over chains (with any value reported) of the chain's max peak_context_tokens */
+  peak_context_tokens: z.number().nullable(),
+  counts: z.object({
+    chains: count,
+    bugs: count,
+    /** bugs present in the results */
+    graded: count,
+    /** bugs resolved under this scoring */
+    resolved: count,
+    chains_resolved: count,
+  }),
+  bootstrap: bootstrapInfoSchema,
+});
+export type RunScores = z.infer<typeof runScoresSchema>;
+
+export const pairedComparisonSchema = z.object({
+  scoring: scoringSchema,
+  a: z.object({ system: z.string(), mode: modeSchema, per_bug: z.number() }),
+  b: z.object({ system: z.string(), mode: modeSchema, per_bug: z.number() }),
+  /** chains both runs cover, and their bugs */
+  chains: count,
+  bugs: count,
+  /** per-bug % of a minus per-bug % of b, percentage points, paired bootstrap interval */
+  difference: estimateSchema,
+  /** chains where a resolved more / fewer / as many bugs as b */
+  wins: count,
+  losses: count,
+  ties: count,
+  bootstrap: bootstrapInfoSchema,
+});
+export type PairedComparison = z.infer<typeof pairedComparisonSchema>;
