@@ -1,0 +1,34 @@
+/**
+ * The only reader of process.env. Parsed once; the CLI, worker and site share it.
+ */
+import { z } from "zod";
+
+const int = (d: number) => z.coerce.number().int().positive().default(d);
+
+export const envSchema = z.object({
+  /** dockerode reads DOCKER_HOST itself; kept here so it shows in config dumps */
+  DOCKER_HOST: z.string().optional(),
+  CHAINSWE_MEMORY_MB: int(2048),
+  CHAINSWE_CPUS: z.coerce.number().positive().default(1),
+  CHAINSWE_PIDS: int(512),
+  CHAINSWE_TEST_TIMEOUT_S: int(300),
+  /** largest test log kept per run; larger output is treated as untrustworthy */
+  CHAINSWE_MAX_LOG_MB: int(32),
+  CI: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = envSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+      throw new Error(`invalid environment:\n${lines.join("\n")}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
