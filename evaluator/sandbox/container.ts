@@ -1,0 +1,194 @@
+/**
+ * One evaluation container: no network, bounded memory/CPU/pids, no
+ * capabilities, no host mounts (files go in with put-archive), always removed.
+ */
+import { PassThrough, type Duplex } from "node:stream";
+import type Docker from "dockerode";
+import tar from "tar-stream";
+import { EnvironmentError, coerceError } from "@/lib/errors";
+import { docker, ensureImage } from "./docker";
+import type { SandboxLimits } from "./limits";
+import { CappedOutput } from "./output";
+
+export type ExecResult = {
+  exitCode: number | null;
+  output: string;
+  timedOut: boolean;
+  truncated: boolean;
+  durationMs: number;
+};
+
+/**
+ * PID 1 is a bash loop: signals from inside the container cannot kill it, and
+ * bash reaps orphans, so `kill -9 -1` after a run clears everything the patch
+ * left behind without stopping the container or leaking zombies into the pids limit.
+ */
+const KEEPALIVE = 'trap "" TERM INT HUP; while :; do sleep 3600 & wait $!; done';
+const KILL_TIMEOUT_MS = 10_000;
+
+const live = new Set<Sandbox>();
+
+export class Sandbox {
+  private constructor(
+    readonly container: Docker.Container,
+    readonly image: string,
+    readonly limits: SandboxLimits,
+  ) {}
+
+  static async start(image: string, limits: SandboxLimits, labels: Record<string, string> = {}): Promise<Sandbox> {
+    await ensureImage(image);
+    let container: Docker.Container;
+    try {
+      container = await docker().createContainer({
+        Image: image,
+        Cmd: ["bash", "-c", KEEPALIVE],
+        WorkingDir: "/testbed",
+        Labels: { "chainswe.sandbox": "1", ...labels },
+        NetworkDisabled: true,
+        HostConfig: {
+          NetworkMode: "none",
+          Memory: limits.memoryBytes,
+          MemorySwap: limits.memoryBytes,
+          NanoCpus: limits.nanoCpus,
+          PidsLimit: limits.pids,
+          CapDrop: ["ALL"],
+          SecurityOpt: ["no-new-privileges"],
+          Ulimits: [{ Name: "nofile", Soft: 4096, Hard: 4096 }],
+          Binds: [],
+          Mounts: [],
+        },
+      });
+    } catch (e) {
+      throw new EnvironmentError(`cannot create a container from ${image}: ${coerceError(e).message}`);
+    }
+    const sandbox = new Sandbox(container, image, limits);
+    live.add(sandbox);
+    try {
+      await container.start();
+    } catch (e) {
+      await sandbox.remove();
+      throw new EnvironmentError(`cannot start a container from ${image}: ${coerceError(e).message}`);
+    }
+    return sandbox;
+  }
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  /** Runs a bash script (stderr merged into stdout); on timeout kills every process it left. */
+  async exec(script: string, opts: { timeoutMs?: number; workdir?: string } = {}): Promise<ExecResult> {
+    const started = Date.now();
+    let exec: Docker.Exec;
+    let stream: Duplex;
+    try {
+      exec = await this.container.exec({
+        Cmd: ["bash", "-c", `exec 2>&1\n${script}`],
+        AttachStdout: true,
+        AttachStderr: true,
+        WorkingDir: opts.workdir ?? "/testbed",
+      });
+      stream = (await exec.start({ hijack: true, stdin: false })) as Duplex;
+    } catch (e) {
+      throw new EnvironmentError(`exec failed in ${this.image}: ${coerceError(e).message}`);
+    }
+    const out = new CappedOutput(this.limits.maxOutputBytes);
+    const sink = new PassThrough();
+    sink.on("data", (c: Buffer) => out.push(c));
+    docker().modem.demuxStream(stream, sink, sink);
+    const ended = new Promise<"ended">((resolve) => {
+      stream.on("end", () => resolve("ended"));
+      stream.on("close", () => resolve("ended"));
+      stream.on("error", () => resolve("ended"));
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      if (opts.timeoutMs !== undefined) timer = setTimeout(() => resolve("timeout"), opts.timeoutMs);
+    });
+    const outcome = await Promise.race([ended, timeout]);
+    clearTimeout(timer);
+    const durationMs = Date.now() - started;
+    if (outcome === "timeout") {
+      await this.killAll();
+      stream.destroy();
+    }
+    const info = await exec.inspect().catch(() => undefined);
+    const exitCode = outcome === "timeout" || !info || info.Running ? null : info.ExitCode;
+    return { exitCode, output: out.text(), timedOut: outcome === "timeout", truncated: out.truncated, durationMs };
+  }
+
+  /** Kills every process but PID 1; restarts the container (files kept) if even that fails. */
+  async killAll(): Promise<void> {
+    try {
+      const result = await this.exec("kill -9 -1 2>/dev/null; true", { timeoutMs: KILL_TIMEOUT_MS });
+      if (!result.timedOut) return;
+    } catch {
+      // a fork bomb can leave no pid for the exec; fall through to a restart
+    }
+    try {
+      await this.container.kill({ signal: "SIGKILL" }).catch(() => undefined);
+      await this.container.start();
+    } catch (e) {
+      throw new EnvironmentError(`container of ${this.image} could not be recovered: ${coerceError(e).message}`);
+    }
+  }
+
+  /** Writes files into the container (no mounts): absolute paths → content. */
+  async putFiles(files: Record<string, string | Buffer>): Promise<void> {
+    const pack = tar.pack();
+    for (const [path, content] of Object.entries(files)) {
+      pack.entry({ name: path.replace(/^\/+/, ""), mode: 0o644 }, content);
+    }
+    pack.finalize();
+    const chunks: Buffer[] = [];
+    for await (const chunk of pack) chunks.push(chunk as Buffer);
+    try {
+      await this.container.putArchive(Buffer.concat(chunks), { path: "/" });
+    } catch (e) {
+      throw new EnvironmentError(`cannot copy files into ${this.image}: ${coerceError(e).message}`);
+    }
+  }
+
+  /** Always safe to call; the container and its anonymous volumes are gone afterwards. */
+  async remove(): Promise<void> {
+    live.delete(this);
+    try {
+      await this.container.remove({ force: true, v: true });
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode !== 404) throw coerceError(e);
+    }
+  }
+}
+
+/** Runs `use` with a fresh sandbox and removes it whatever happens. */
+export async function withSandbox<T>(
+  image: string,
+  limits: SandboxLimits,
+  labels: Record<string, string>,
+  use: (sandbox: Sandbox) => Promise<T>,
+): Promise<T> {
+  const sandbox = await Sandbox.start(image, limits, labels);
+  try {
+    return await use(sandbox);
+  } finally {
+    await sandbox.remove();
+  }
+}
+
+export async function removeLiveSandboxes(): Promise<void> {
+  await Promise.allSettled([...live].map((s) => s.remove()));
+}
+
+let cleanupInstalled = false;
+
+/** Ctrl-C and SIGTERM remove every container this process started before exiting. */
+export function installSignalCleanup(): void {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\n${signal}: removing ${live.size} container(s)…\n`);
+    void removeLiveSandboxes().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+}

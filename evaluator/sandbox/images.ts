@@ -1,0 +1,74 @@
+/**
+ * Images for machines with no registry: derive a repository image from a base
+ * image by copying a directory in as /testbed (put-archive + commit, no build
+ * context, no mounts). Real users pull published images instead (ensureImage).
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import tarFs from "tar-fs";
+import { EnvironmentError, coerceError } from "@/lib/errors";
+import { docker, imageExists } from "./docker";
+
+const run = promisify(execFile);
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run("git", args, {
+    cwd,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_SYSTEM: "/dev/null" },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout.trim();
+}
+
+/**
+ * A clone of `source` that holds only `commit` and its ancestors: no later
+ * commit, branch, object or reflog entry (later fixes must not be reachable).
+ */
+export async function cloneAtCommit(source: string, commit: string, dest: string): Promise<void> {
+  const branch = `chainswe-export-${commit.slice(0, 12)}`;
+  await git(source, "branch", "-f", branch, commit);
+  try {
+    await git(tmpdir(), "clone", "-q", "--no-local", "--single-branch", "--branch", branch, source, dest);
+  } finally {
+    await git(source, "branch", "-D", branch);
+  }
+  await git(dest, "checkout", "-q", "-b", "main");
+  await git(dest, "branch", "-D", branch);
+  await git(dest, "remote", "remove", "origin");
+  await git(dest, "reflog", "expire", "--expire=now", "--all");
+  await git(dest, "gc", "-q", "--prune=now");
+}
+
+/** Commits `base` + `dir` copied to /testbed as image `tag`. */
+export async function imageFromDirectory(base: string, dir: string, tag: string, labels: Record<string, string> = {}): Promise<void> {
+  if (!(await imageExists(base))) throw new EnvironmentError(`base image ${base} is missing; build it first`);
+  const [repo, version] = tag.split(/:(?=[^:/]+$)/);
+  const container = await docker().createContainer({ Image: base, Cmd: ["true"], NetworkDisabled: true, HostConfig: { NetworkMode: "none" } });
+  try {
+    const archive = tarFs.pack(dir, { map: (h) => ({ ...h, name: `testbed/${h.name}`, uid: 0, gid: 0 }) });
+    await container.putArchive(archive as unknown as NodeJS.ReadableStream, { path: "/" });
+    const changes = ["WORKDIR /testbed", ...Object.entries(labels).map(([k, v]) => `LABEL ${k}=${JSON.stringify(v)}`)];
+    await container.commit({ repo, tag: version ?? "latest", changes });
+  } catch (e) {
+    throw new EnvironmentError(`building image ${tag} failed: ${coerceError(e).message}`);
+  } finally {
+    await container.remove({ force: true });
+  }
+}
+
+/** Builds `tag` holding `repoDir`'s history up to `commit` at /testbed, unless it exists. */
+export async function ensureRepoImage(opts: { base: string; repoDir: string; commit: string; tag: string }): Promise<"built" | "cached"> {
+  if (await imageExists(opts.tag)) return "cached";
+  const work = await mkdtemp(join(tmpdir(), "chainswe-image-"));
+  try {
+    const dest = join(work, "testbed");
+    await cloneAtCommit(opts.repoDir, opts.commit, dest);
+    await imageFromDirectory(opts.base, dest, opts.tag, { "chainswe.base_commit": opts.commit });
+    return "built";
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

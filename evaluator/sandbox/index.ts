@@ -1,0 +1,4 @@
+export { Sandbox, withSandbox, installSignalCleanup, removeLiveSandboxes, type ExecResult } from "./container";
+export { docker, assertEngine, ensureImage, imageExists, engineAddress } from "./docker";
+export { defaultLimits, type SandboxLimits } from "./limits";
+export { cloneAtCommit, imageFromDirectory, ensureRepoImage } from "./images";
