@@ -1,0 +1,24 @@
+/** `chainswe`: one file per command; this one wires them and exits non-zero on failure. */
+import { Command } from "commander";
+import { InputError, coerceError } from "@/lib/errors";
+import { registerEvaluate } from "./evaluate";
+import { registerReport } from "./report";
+import { registerValidate } from "./validate";
+import { registerDemo } from "./demo";
+
+export async function main(argv: string[]): Promise<void> {
+  const program = new Command("chainswe")
+    .description("ChainSWE benchmark: replay chains of dependent bug fixes in Docker and grade them")
+    .showHelpAfterError();
+  registerValidate(program);
+  registerEvaluate(program);
+  registerReport(program);
+  registerDemo(program);
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    const err = coerceError(e);
+    process.stderr.write(`chainswe: ${err instanceof InputError ? err.message : err.stack ?? err.message}\n`);
+    process.exitCode = err instanceof InputError ? 2 : 1;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Replays one chain in one container (SPEC §3): builds the gold states, then
+ * grades every bug in order from G(k-1) (Oracle) or A(k-1) (Seq). A Seq chain is
+ * never aborted. Dataset and environment failures throw; they are not grades.
+ */
+import { randomBytes } from "node:crypto";
+import { isRunnerConfigFile, touchedFiles, unsafePaths } from "@/evaluator/diff";
+import { gradeBug } from "@/evaluator/grading";
+import { getLogParser } from "@/evaluator/parsers";
+import type { LogParser } from "@/evaluator/parsers";
+import type { Sandbox } from "@/evaluator/sandbox";
+import { DatasetError, EnvironmentError } from "@/lib/errors";
+import type { Bug, Chain } from "@/lib/schemas/dataset";
+import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
+import type { ApplyMethod, GradedBug } from "@/lib/schemas/results";
+import { bugLogText } from "./log";
+import { MODEL_DIFF, TEST_DIFF, bugScript, goldDiffPath, goldFixPath, goldStatesScript, taggedLines, testScript } from "./scripts";
+
+export type BugArtifacts = { bug: GradedBug; log: string; modelPatch: string };
+
+export type ChainReplayInput = {
+  chain: Chain;
+  mode: Mode;
+  system: string;
+  /** order → prediction; a missing bug is an empty patch */
+  predictions: Map<number, PredictionLine>;
+  testTimeoutS: number;
+};
+
+const newToken = () => `CHAINSWE-${randomBytes(12).toString("hex")}`;
+
+/** Host-side checks a chain must pass before any container starts. */
+export function checkChainForReplay(chain: Chain): LogParser {
+  for (const bug of chain.bug_fixes) {
+    const config = touchedFiles(bug.patch).filter(isRunnerConfigFile);
+    if (config.length) {
+      throw new DatasetError(`gold patch edits test-runner configuration (${config.join(", ")})`, chain.continuous_id, bug.order);
+    }
+  }
+  try {
+    return getLogParser(chain.log_parser);
+  } catch (e) {
+    throw new DatasetError((e as Error).message, chain.continuous_id);
+  }
+}
+
+/** Builds G(0..n) inside the container; returns their commit ids. */
+async function buildGoldStates(sandbox: Sandbox, chain: Chain): Promise<string[]> {
+  const files: Record<string, string> = {};
+  for (const bug of chain.bug_fixes) {
+    files[goldDiffPath(bug.order)] = bug.test_patch;
+    files[goldFixPath(bug.order)] = bug.patch;
+  }
+  await sandbox.putFiles(files);
+  const token = newToken();
+  const run = await sandbox.exec(goldStatesScript(token, chain.base_commit, chain.bug_fixes.length), { timeoutMs: 300_000 });
+  const tags = taggedLines(run.output, token);
+  if (tags.some((t) => t.key === "NOBASE")) {
+    throw new DatasetError(`base commit ${chain.base_commit} is not in ${chain.docker_image}'s /testbed repository`, chain.continuous_id);
+  }
+  const broken = tags.find((t) => t.key === "BROKEN");
+  if (broken) {
+    const [order, which] = broken.rest.split(" ");
+    throw new DatasetError(`${which} patch does not apply on the gold state before it:\n${run.output.slice(-4000)}`, chain.continuous_id, Number(order));
+  }
+  const states = Array.from({ length: chain.bug_fixes.length + 1 }, (_, k) => tags.find((t) => t.key === `G${k}`)?.rest);
+  if (run.exitCode !== 0 || states.some((s) => !s)) {
+    throw new EnvironmentError(`building gold states failed (exit ${run.exitCode}):\n${run.output.slice(-4000)}`);
+  }
+  return states as string[];
+}
+
+type Prepared = { method: ApplyMethod | null; discarded: string[]; state: string; setupLog: string };
+
+async function prepareBug(sandbox: Sandbox, chain: Chain, bug: Bug, start: string, goldPrev: string, patch: string): Promise<Prepared> {
+  const unsafe = unsafePaths(patch);
+  const usable = patch.trim() !== "" && unsafe.length === 0;
+  await sandbox.putFiles({ [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch });
+  const token = newToken();
+  const script = bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: touchedFiles(bug.test_patch) });
+  const run = await sandbox.exec(script, { timeoutMs: 300_000 });
+  const tags = taggedLines(run.output, token);
+  if (tags.some((t) => t.key === "TESTPATCH_FAILED")) {
+    throw new DatasetError(`test patch does not apply:\n${run.output.slice(-4000)}`, chain.continuous_id, bug.order);
+  }
+  const state = tags.find((t) => t.key === "STATE")?.rest;
+  const method = tags.find((t) => t.key === "METHOD")?.rest;
+  if (run.timedOut || !state || !method) {
+    throw new EnvironmentError(`preparing bug ${bug.order} failed (exit ${run.exitCode}):\n${run.output.slice(-4000)}`);
+  }
+  const note = unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "";
+  return {
+    method: method === "none" ? null : (method as ApplyMethod),
+    discarded: tags.filter((t) => t.key === "DISCARDED").map((t) => t.rest),
+    state,
+    setupLog: note + run.output,
+  };
+}
+
+function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
+  const meta: Partial<GradedBug> = {};
+  if (!p) return meta;
+  for (const f of META_FIELDS) if (p[f] !== undefined) meta[f] = p[f];
+  return meta;
+}
+
+async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogParser, bug: Bug, start: string, goldPrev: string): Promise<BugArtifacts & { state: string }> {
+  const prediction = input.predictions.get(bug.order);
+  const patch = prediction?.model_patch ?? "";
+  const prep = await prepareBug(sandbox, input.chain, bug, start, goldPrev, patch);
+  const token = newToken();
+  const run = await sandbox.exec(testScript(bug.test_cmds), { timeoutMs: input.testTimeoutS * 1000 });
+  // The output of an overflowing run is not trusted: the real summary may be out of view.
+  const parsed = run.truncated ? { observations: new Map() } : parser(run.output);
+  const grade = gradeBug({
+    parsed,
+    failToPass: bug.FAIL_TO_PASS,
+    passToPass: bug.PASS_TO_PASS,
+    patchApplied: prep.method !== null,
+    patchEmpty: patch.trim() === "",
+    timedOut: run.timedOut,
+    exitCode: run.exitCode,
+  });
+  const modelFiles = prep.method ? touchedFiles(patch) : [];
+  const testFiles = touchedFiles(bug.test_patch);
+  const graded: GradedBug = {
+    continuous_id: input.chain.continuous_id,
+    swebench_instance_id: bug.swebench_instance_id,
+    order: bug.order,
+    mode: input.mode,
+    system: input.system,
+    resolved: grade.resolved,
+    patch_applied: prep.method !== null,
+    apply_method: prep.method,
+    fingerprint: grade.fingerprint,
+    tampered: grade.tampered || run.truncated,
+    fail_to_pass: grade.fail_to_pass,
+    pass_to_pass: grade.pass_to_pass,
+    exit_code: run.exitCode,
+    timed_out: run.timedOut,
+    duration_s: Math.round(run.durationMs) / 1000,
+    model_files: modelFiles,
+    gold_files: touchedFiles(bug.patch),
+    test_files: testFiles,
+    discarded_files: [...new Set([...prep.discarded, ...modelFiles.filter((f) => testFiles.includes(f))])].sort(),
+    ...metaOf(prediction),
+  };
+  const log = bugLogText({ bug: graded, setupLog: prep.setupLog, run, token, statuses: grade.statuses });
+  return { bug: graded, log, modelPatch: patch, state: prep.state };
+}
+
+/**
+ * Grades every bug of the chain. `onBug` sees each result as it lands.
+ * Between bugs every process the previous test run left is killed, before
+ * the next bug's files go in.
+ */
+export async function replayChain(
+  sandbox: Sandbox,
+  input: ChainReplayInput,
+  onBug: (a: BugArtifacts) => void | Promise<void> = () => {},
+): Promise<BugArtifacts[]> {
+  const parser = checkChainForReplay(input.chain);
+  const gold = await buildGoldStates(sandbox, input.chain);
+  const out: BugArtifacts[] = [];
+  let agentState = gold[0]!;
+  for (const bug of input.chain.bug_fixes) {
+    const goldPrev = gold[bug.order - 1]!;
+    const start = input.mode === "oracle" ? goldPrev : agentState;
+    const result = await gradeOne(sandbox, input, parser, bug, start, goldPrev);
+    agentState = result.state;
+    out.push(result);
+    await onBug(result);
+    if (bug.order < input.chain.bug_fixes.length && !result.bug.timed_out) await sandbox.killAll();
+  }
+  return out;
+}

@@ -1,0 +1,143 @@
+/**
+ * `evaluate`: replays a submission's predictions over a dataset, chain by
+ * chain (in parallel up to a concurrency), writing the evaluation directory.
+ * Re-running the same command resumes: finished chains are not run again.
+ */
+import { mkdir } from "node:fs/promises";
+import pLimit from "p-limit";
+import type { Dataset, Predictions } from "@/evaluator/dataset";
+import { withSandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
+import type { Chain } from "@/lib/schemas/dataset";
+import type { Mode } from "@/lib/schemas/prediction";
+import type { GradedBug, RunSummary } from "@/lib/schemas/results";
+import { replayChain, type BugArtifacts } from "./chain";
+import { appendChainResults, appendError, finishedChains, readResults, readSummary, writeBugArtifacts, writeSummary } from "./output";
+
+export type EvaluateOptions = {
+  dataset: Dataset;
+  predictions: Predictions;
+  mode: Mode;
+  outDir: string;
+  /** name of the system; defaults to the predictions' model_name_or_path */
+  system: string;
+  concurrency: number;
+  /** only these chains (all when null) */
+  chainIds: string[] | null;
+  limits: SandboxLimits;
+  onEvent?: (e: EvaluateEvent) => void;
+};
+
+export type EvaluateEvent =
+  | { kind: "start"; total: number; skipped: number }
+  | { kind: "bug"; bug: GradedBug }
+  | { kind: "chain_done"; continuousId: string; bugs: GradedBug[] }
+  | { kind: "chain_error"; continuousId: string; error: Error; errorKind: "environment" | "dataset" };
+
+function selectChains(dataset: Dataset, ids: string[] | null): Chain[] {
+  if (!ids) return dataset.chains;
+  const known = new Map(dataset.chains.map((c) => [c.continuous_id, c]));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw new Error(`unknown chain id(s): ${unknown.join(", ")}`);
+  return ids.map((id) => known.get(id)!);
+}
+
+/** Refuses to mix two different runs in one directory. */
+function assertSameRun(prior: RunSummary, o: EvaluateOptions): void {
+  const mismatch: string[] = [];
+  if (prior.system !== o.system) mismatch.push(`system ${prior.system} ≠ ${o.system}`);
+  if (prior.mode !== o.mode) mismatch.push(`mode ${prior.mode} ≠ ${o.mode}`);
+  if (prior.dataset.sha256 !== o.dataset.sha256) mismatch.push("dataset changed");
+  if (prior.predictions.sha256 !== o.predictions.sha256) mismatch.push("predictions changed");
+  if (mismatch.length) {
+    throw new Error(`${o.outDir} holds a different run (${mismatch.join("; ")}); use another --out`);
+  }
+}
+
+async function runChain(o: EvaluateOptions, chain: Chain): Promise<GradedBug[]> {
+  const labels = { "chainswe.chain": chain.continuous_id, "chainswe.mode": o.mode };
+  const graded: BugArtifacts[] = await withSandbox(chain.docker_image, o.limits, labels, (sandbox) =>
+    replayChain(
+      sandbox,
+      {
+        chain,
+        mode: o.mode,
+        system: o.system,
+        predictions: o.predictions.byChain.get(chain.continuous_id) ?? new Map(),
+        testTimeoutS: o.limits.testTimeoutS,
+      },
+      async (a) => {
+        await writeBugArtifacts(o.outDir, a);
+        o.onEvent?.({ kind: "bug", bug: a.bug });
+      },
+    ),
+  );
+  return graded.map((a) => a.bug);
+}
+
+export async function evaluate(o: EvaluateOptions): Promise<RunSummary> {
+  const started = Date.now();
+  await mkdir(o.outDir, { recursive: true });
+  const prior = await readSummary(o.outDir);
+  if (prior) assertSameRun(prior, o);
+  const chains = selectChains(o.dataset, o.chainIds);
+  const lengths = new Map(o.dataset.chains.map((c) => [c.continuous_id, c.bug_fixes.length]));
+  const done = await finishedChains(o.outDir, lengths);
+  const todo = chains.filter((c) => !done.has(c.continuous_id));
+  const summary: RunSummary = {
+    system: o.system,
+    mode: o.mode,
+    dataset: {
+      path: o.dataset.path,
+      sha256: o.dataset.sha256,
+      chains: o.dataset.chains.map((c) => ({ continuous_id: c.continuous_id, length: c.bug_fixes.length })),
+    },
+    predictions: { path: o.predictions.path, sha256: o.predictions.sha256 },
+    chains_selected: o.chainIds,
+    started_at: prior?.started_at ?? new Date(started).toISOString(),
+    finished_at: null,
+    chains_graded: 0,
+    chains_failed: 0,
+    bugs_graded: 0,
+    bugs_resolved: 0,
+    wall_seconds: 0,
+    test_seconds: 0,
+    limits: { memory_bytes: o.limits.memoryBytes, nano_cpus: o.limits.nanoCpus, pids: o.limits.pids, test_timeout_s: o.limits.testTimeoutS },
+  };
+  await writeSummary(o.outDir, summary);
+  o.onEvent?.({ kind: "start", total: chains.length, skipped: chains.length - todo.length });
+  let failed = 0;
+  const limit = pLimit(Math.max(1, o.concurrency));
+  await Promise.all(
+    todo.map((chain) =>
+      limit(async () => {
+        try {
+          const bugs = await runChain(o, chain);
+          await appendChainResults(o.outDir, bugs);
+          o.onEvent?.({ kind: "chain_done", continuousId: chain.continuous_id, bugs });
+        } catch (e) {
+          failed++;
+          const error = coerceError(e);
+          const kind = error instanceof DatasetError ? "dataset" : "environment";
+          const order = error instanceof DatasetError ? error.order : undefined;
+          await appendError(o.outDir, { kind, continuous_id: chain.continuous_id, order, message: error.message, at: new Date().toISOString() });
+          o.onEvent?.({ kind: "chain_error", continuousId: chain.continuous_id, error, errorKind: kind });
+          if (!(error instanceof DatasetError) && !(error instanceof EnvironmentError)) throw error;
+        }
+      }),
+    ),
+  );
+  const all = await readResults(o.outDir);
+  const final: RunSummary = {
+    ...summary,
+    finished_at: new Date().toISOString(),
+    chains_graded: new Set(all.map((b) => b.continuous_id)).size,
+    chains_failed: failed,
+    bugs_graded: all.length,
+    bugs_resolved: all.filter((b) => b.resolved).length,
+    wall_seconds: (Date.now() - started) / 1000,
+    test_seconds: all.reduce((s, b) => s + b.duration_s, 0),
+  };
+  await writeSummary(o.outDir, final);
+  return final;
+}

@@ -1,0 +1,139 @@
+/**
+ * The bash scripts the replay runs inside a chain's container, built as plain
+ * strings (pure, unit-tested). No model code runs during these scripts — only
+ * git and patch — so their token-tagged output lines are trustworthy.
+ */
+import { RUNNER_CONFIG_BASENAMES } from "@/evaluator/diff";
+import type { ApplyMethod } from "@/lib/schemas/results";
+
+export const WORK_DIR = "/tmp/chainswe";
+export const MODEL_DIFF = `${WORK_DIR}/model.diff`;
+export const TEST_DIFF = `${WORK_DIR}/test.diff`;
+export const goldDiffPath = (order: number) => `${WORK_DIR}/gold/${order}.test.diff`;
+export const goldFixPath = (order: number) => `${WORK_DIR}/gold/${order}.fix.diff`;
+
+/** Single-quotes a string for bash. */
+export function q(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const GIT_SETUP = [
+  "git config core.hooksPath /dev/null",
+  "git config user.name chainswe",
+  "git config user.email chainswe@localhost",
+  "git config commit.gpgsign false",
+  "git config core.autocrlf false",
+].join("\n");
+
+const COMMIT = (msg: string) => `git add -A && git commit -q --allow-empty --no-verify -m ${q(msg)}`;
+
+/** Resets the work tree to a commit, dropping untracked files and stale bytecode. */
+const RESET_FN = `reset_to() { git reset -q --hard "$1" && git clean -fdq && find . -name __pycache__ -type d -prune -exec rm -rf {} + 2>/dev/null; true; }`;
+
+/** Restores a path to its content at a commit, or removes it if the commit lacks it. */
+const RESTORE_FN = `restore_from() { if git cat-file -e "$1:$2" 2>/dev/null; then git checkout -q "$1" -- "$2"; else rm -rf -- "$2"; fi; }`;
+
+/**
+ * Checks out the base commit and builds every gold state G(1..n) as a commit:
+ * G(k) = G(k-1) + test patch k + gold patch k. Prints `<token> G<k> <sha>`;
+ * on a patch that does not apply prints `<token> BROKEN <k> test|gold` and exits 3.
+ */
+export function goldStatesScript(token: string, baseCommit: string, length: number): string {
+  const lines = [
+    "cd /testbed",
+    GIT_SETUP,
+    `git checkout -q -f --detach ${q(baseCommit)} || { echo "${token} NOBASE"; exit 3; }`,
+    "git clean -fdq",
+    `echo "${token} G0 $(git rev-parse HEAD)"`,
+  ];
+  for (let k = 1; k <= length; k++) {
+    lines.push(
+      `git apply --verbose ${goldDiffPath(k)} || { echo "${token} BROKEN ${k} test"; exit 3; }`,
+      `git apply --verbose ${goldFixPath(k)} || { echo "${token} BROKEN ${k} gold"; exit 3; }`,
+      COMMIT(`chainswe gold state G(${k})`),
+      `echo "${token} G${k} $(git rev-parse HEAD)"`,
+    );
+  }
+  return lines.join("\n");
+}
+
+export type BugScriptInput = {
+  token: string;
+  /** commit the model patch applies to: G(k-1) (Oracle) or A(k-1) (Seq) */
+  start: string;
+  /** G(k-1): where hidden test files are restored from */
+  goldPrev: string;
+  /** whether MODEL_DIFF holds a patch to try */
+  hasModelPatch: boolean;
+  /** files test patch k touches */
+  testFiles: string[];
+};
+
+const APPLY_ATTEMPTS: { method: ApplyMethod; command: string; tool: string }[] = [
+  { method: "git_apply", command: `git apply --verbose ${MODEL_DIFF}`, tool: "git" },
+  { method: "git_apply_reject", command: `git apply --verbose --reject ${MODEL_DIFF}`, tool: "git" },
+  { method: "patch", command: `patch --batch --fuzz=5 -p1 -i ${MODEL_DIFF}`, tool: "patch" },
+];
+
+/** Tries each apply method from a clean start state; a fallback whose tool is missing is skipped. */
+function applyModelPatch(token: string): string[] {
+  const lines = ["method=none"];
+  for (const a of APPLY_ATTEMPTS) {
+    lines.push(
+      `if [ "$method" = none ]; then`,
+      `  if command -v ${a.tool} >/dev/null 2>&1; then`,
+      `    echo ">>> ${a.command}"`,
+      `    if ${a.command}; then method=${a.method}; else reset_to "$START"; fi`,
+      `  else echo ">>> ${a.tool} is not in the image; skipped"; fi`,
+      `fi`,
+    );
+  }
+  lines.push(`echo "${token} METHOD $method"`);
+  return lines;
+}
+
+/**
+ * Grades-side preparation of bug k (SPEC §3 steps 1–2): apply the model patch,
+ * discard edits to runner configuration, restore hidden test files, apply the
+ * test patch and commit the result (the Seq agent state A(k)). Prints
+ * `<token> METHOD <m>`, `<token> DISCARDED <path>`, then `<token> STATE <sha>`
+ * or `<token> TESTPATCH_FAILED`.
+ */
+export function bugScript(input: BugScriptInput): string {
+  const { token } = input;
+  const configCase = RUNNER_CONFIG_BASENAMES.join("|");
+  const lines = [
+    "cd /testbed",
+    RESET_FN,
+    RESTORE_FN,
+    `START=${q(input.start)}`,
+    'reset_to "$START"',
+    ...(input.hasModelPatch ? applyModelPatch(token) : [`echo "${token} METHOD none"`]),
+    // runner configuration is hidden-test territory: model edits are discarded
+    `{ git diff --name-only -z "$START"; git ls-files -z --others; } | sort -zu | while IFS= read -r -d '' f; do`,
+    `  case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
+    "done",
+    ...input.testFiles.map((f) => `restore_from ${q(input.goldPrev)} ${q(f)}`),
+    `git apply --verbose ${TEST_DIFF} || { echo "${token} TESTPATCH_FAILED"; exit 0; }`,
+    COMMIT("chainswe agent state"),
+    `echo "${token} STATE $(git rev-parse HEAD)"`,
+  ];
+  return lines.join("\n");
+}
+
+/** The test command, run from the repository root. */
+export function testScript(testCmds: string[]): string {
+  return ["cd /testbed", ...testCmds].join("\n");
+}
+
+/** Lines `<token> KEY rest` of a trusted script's output. */
+export function taggedLines(output: string, token: string): { key: string; rest: string }[] {
+  const out: { key: string; rest: string }[] = [];
+  for (const line of output.split("\n")) {
+    if (!line.startsWith(`${token} `)) continue;
+    const body = line.slice(token.length + 1);
+    const space = body.indexOf(" ");
+    out.push(space < 0 ? { key: body, rest: "" } : { key: body.slice(0, space), rest: body.slice(space + 1) });
+  }
+  return out;
+}

@@ -1,0 +1,173 @@
+/**
+ * The sandbox and replay on a tiny real repository, in real containers:
+ * gold and empty replays, limits, the time limit, no network, cleanup on Ctrl-C.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Dataset } from "@/evaluator/dataset";
+import { evaluate, readResults } from "@/evaluator/replay";
+import { Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
+import type { Mode } from "@/lib/schemas/prediction";
+import { OPS_V0, OPS_V1, buildTinyRepo, type TinyRepo } from "./tiny-repo";
+import { patchFor, predictionsFor } from "./patches";
+
+let tiny: TinyRepo;
+beforeAll(async () => {
+  tiny = await buildTinyRepo();
+});
+
+const datasetOf = (t: TinyRepo): Dataset => ({ path: "tiny.jsonl", sha256: "tiny", chains: [t.chain], warnings: [] });
+
+async function sandboxContainers(): Promise<string[]> {
+  const list = await docker().listContainers({ all: true, filters: { label: ["chainswe.sandbox=1"] } });
+  return list.map((c) => c.Id);
+}
+
+async function run(mode: Mode, patches: Record<number, string>, timeoutS = 60) {
+  const outDir = mkdtempSync(join(tmpdir(), "chainswe-run-"));
+  const summary = await evaluate({
+    dataset: datasetOf(tiny),
+    predictions: predictionsFor(tiny.chain, patches),
+    mode,
+    outDir,
+    system: "test-system",
+    concurrency: 1,
+    chainIds: null,
+    limits: defaultLimits({ testTimeoutS: timeoutS }),
+  });
+  return { summary, bugs: await readResults(outDir), outDir };
+}
+
+const gold = () => Object.fromEntries(tiny.chain.bug_fixes.map((b) => [b.order, b.patch]));
+
+describe("replay of a tiny chain", () => {
+  it.each(["oracle", "seq"] as const)("resolves every bug with gold patches (%s)", async (mode) => {
+    const { bugs } = await run(mode, gold());
+    expect(bugs.map((b) => [b.order, b.resolved, b.patch_applied, b.apply_method])).toEqual([
+      [1, true, true, "git_apply"],
+      [2, true, true, "git_apply"],
+    ]);
+    expect(await sandboxContainers()).toEqual([]);
+  });
+
+  it("grades empty patches as no_usable_patch, and Seq keeps going", async () => {
+    const { bugs } = await run("seq", {});
+    expect(bugs.map((b) => [b.order, b.resolved, b.fingerprint])).toEqual([
+      [1, false, "no_usable_patch"],
+      [2, false, "no_usable_patch"],
+    ]);
+    // bug 2's test patch stayed applied on top of the unfixed state: test_cube fails
+    expect(bugs[1]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_cube"]);
+  });
+
+  it("carries the agent's own earlier patch in Seq but not in Oracle", async () => {
+    // bug 1 unfixed by the agent; bug 2's patch is the gold one against G(1)
+    const patches = { 2: tiny.chain.bug_fixes[1]!.patch };
+    const seq = await run("seq", patches);
+    const oracle = await run("oracle", patches);
+    // Seq: mul is still broken, so test_mul (P2P of bug 2) fails on top of A(1)
+    expect(seq.bugs[1]).toMatchObject({ resolved: false, fingerprint: "broke_working_code" });
+    expect(oracle.bugs[1]).toMatchObject({ resolved: true, fingerprint: null });
+  });
+});
+
+describe("sandbox limits", () => {
+  it("creates containers with no network, bounded resources, no capabilities and no mounts", async () => {
+    const limits = defaultLimits();
+    const sandbox = await Sandbox.start(tiny.image, limits, { "chainswe.chain": "inspect" });
+    try {
+      const info = await sandbox.container.inspect();
+      expect(info.HostConfig.NetworkMode).toBe("none");
+      expect(info.HostConfig.Memory).toBe(limits.memoryBytes);
+      expect(info.HostConfig.NanoCpus).toBe(limits.nanoCpus);
+      expect(info.HostConfig.PidsLimit).toBe(limits.pids);
+      expect(info.HostConfig.CapDrop).toEqual(["ALL"]);
+      expect(info.Mounts).toEqual([]);
+      const ifaces = await sandbox.exec("cat /proc/net/dev");
+      expect(ifaces.output).toMatch(/\blo:/);
+      expect(ifaces.output).not.toMatch(/\beth0:/);
+    } finally {
+      await sandbox.remove();
+    }
+    expect(await sandboxContainers()).toEqual([]);
+  });
+
+  it("stops a patch with an infinite loop at the time limit; Seq still grades the rest", async () => {
+    const loop = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: OPS_V0.replace("def add(a, b):\n", "def add(a, b):\n    while True:\n        pass\n") }]);
+    const started = Date.now();
+    const { bugs } = await run("seq", { 1: loop, 2: tiny.chain.bug_fixes[1]!.patch }, 5);
+    expect(bugs[0]).toMatchObject({ timed_out: true, resolved: false, fingerprint: "no_usable_patch", exit_code: null });
+    // the loop stays in the agent state A(1), so bug 2's run hits the limit too — but is graded
+    expect(bugs[1]).toMatchObject({ order: 2, timed_out: true, patch_applied: true, fingerprint: "no_usable_patch" });
+    expect(Date.now() - started).toBeLessThan(120_000);
+    expect(await sandboxContainers()).toEqual([]);
+  });
+});
+
+describe("network isolation", () => {
+  let server: Server;
+  let port = 0;
+  let connections = 0;
+  beforeAll(async () => {
+    server = createServer((s) => {
+      connections++;
+      s.end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    port = (server.address() as { port: number }).port;
+    return () => new Promise<void>((r) => server.close(() => r()));
+  });
+
+  const connectingOps = () =>
+    OPS_V1.replace(
+      "def mul(a, b):\n",
+      `def mul(a, b):\n    import socket\n    try:\n        socket.create_connection(("127.0.0.1", ${port}), timeout=3).close()\n    except OSError:\n        return None\n`,
+    );
+
+  it("the same connection succeeds from a container on the host network (control)", async () => {
+    const before = connections;
+    const c = await docker().createContainer({
+      Image: tiny.image,
+      Cmd: ["python3", "-c", connectingOps() + "\nassert mul(3, 4) == 12\n"],
+      HostConfig: { NetworkMode: "host" },
+    });
+    try {
+      await c.start();
+      const status = await c.wait();
+      expect(status.StatusCode).toBe(0);
+    } finally {
+      await c.remove({ force: true });
+    }
+    expect(connections).toBeGreaterThan(before);
+  });
+
+  it("fails inside the sandbox: a test that needs the network does not pass", async () => {
+    const before = connections;
+    const patch = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: connectingOps() }]);
+    const { bugs } = await run("oracle", { 1: patch });
+    expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false, fingerprint: "left_unfixed" });
+    expect(bugs[0]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_mul"]);
+    expect(connections).toBe(before);
+  });
+});
+
+describe("Ctrl-C", () => {
+  it("removes the running container when the CLI is interrupted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chainswe-sigint-"));
+    const loop = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: OPS_V0.replace("def add(a, b):\n", "def add(a, b):\n    while True:\n        pass\n") }]);
+    writeFileSync(join(dir, "dataset.jsonl"), `${JSON.stringify(tiny.chain)}\n`);
+    writeFileSync(join(dir, "preds.jsonl"), `${JSON.stringify({ continuous_id: "tiny-chain", swebench_instance_id: "tiny-1", model_patch: loop, model_name_or_path: "looper" })}\n`);
+    const child = spawn(process.execPath, ["bin/chainswe.mjs", "evaluate", "--dataset", join(dir, "dataset.jsonl"), "--predictions", join(dir, "preds.jsonl"), "--mode", "seq", "--out", join(dir, "out"), "--timeout", "300"], { stdio: "ignore" });
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    for (let i = 0; i < 120 && (await sandboxContainers()).length === 0; i++) await new Promise((r) => setTimeout(r, 500));
+    expect((await sandboxContainers()).length).toBe(1);
+    await new Promise((r) => setTimeout(r, 3000));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(await sandboxContainers()).toEqual([]);
+  });
+});
