@@ -51,9 +51,8 @@ async function buildGoldStates(sandbox: Sandbox, chain: Chain): Promise<string[]
     files[goldDiffPath(bug.order)] = bug.test_patch;
     files[goldFixPath(bug.order)] = bug.patch;
   }
-  await sandbox.putFiles(files);
   const token = newToken();
-  const run = await sandbox.exec(goldStatesScript(token, chain.base_commit, chain.bug_fixes.length), { timeoutMs: 300_000 });
+  const run = await sandbox.exec(goldStatesScript(token, chain.base_commit, chain.bug_fixes.length), { timeoutMs: 300_000, files });
   const tags = taggedLines(run.output, token);
   if (tags.some((t) => t.key === "NOBASE")) {
     throw new DatasetError(`base commit ${chain.base_commit} is not in ${chain.docker_image}'s /testbed repository`, chain.continuous_id);
@@ -75,10 +74,11 @@ type Prepared = { method: ApplyMethod | null; discarded: string[]; state: string
 async function prepareBug(sandbox: Sandbox, chain: Chain, bug: Bug, start: string, goldPrev: string, patch: string): Promise<Prepared> {
   const unsafe = unsafePaths(patch);
   const usable = patch.trim() !== "" && unsafe.length === 0;
-  await sandbox.putFiles({ [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch });
   const token = newToken();
   const script = bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: touchedFiles(bug.test_patch) });
-  const run = await sandbox.exec(script, { timeoutMs: 300_000 });
+  // killFirst: whatever the previous test run left behind dies before the next bug's files go in
+  const files = { [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch };
+  const run = await sandbox.exec(script, { timeoutMs: 300_000, files, killFirst: true });
   const tags = taggedLines(run.output, token);
   if (tags.some((t) => t.key === "TESTPATCH_FAILED")) {
     throw new DatasetError(`test patch does not apply:\n${run.output.slice(-4000)}`, chain.continuous_id, bug.order);
@@ -151,8 +151,6 @@ async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogPa
 
 /**
  * Grades every bug of the chain. `onBug` sees each result as it lands.
- * Between bugs every process the previous test run left is killed, before
- * the next bug's files go in.
  */
 export async function replayChain(
   sandbox: Sandbox,
@@ -170,7 +168,6 @@ export async function replayChain(
     agentState = result.state;
     out.push(result);
     await onBug(result);
-    if (bug.order < input.chain.bug_fixes.length && !result.bug.timed_out) await sandbox.killAll();
   }
   return out;
 }

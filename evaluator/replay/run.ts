@@ -6,7 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import pLimit from "p-limit";
 import type { Dataset, Predictions } from "@/evaluator/dataset";
-import { withSandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -54,10 +54,15 @@ function assertSameRun(prior: RunSummary, o: EvaluateOptions): void {
   }
 }
 
-async function runChain(o: EvaluateOptions, chain: Chain): Promise<GradedBug[]> {
+/**
+ * One container per chain. Its removal is not awaited here (it costs a few
+ * hundred ms); `evaluate` awaits every removal before it returns.
+ */
+async function runChain(o: EvaluateOptions, chain: Chain, removals: Promise<void>[]): Promise<GradedBug[]> {
   const labels = { "chainswe.chain": chain.continuous_id, "chainswe.mode": o.mode };
-  const graded: BugArtifacts[] = await withSandbox(chain.docker_image, o.limits, labels, (sandbox) =>
-    replayChain(
+  const sandbox = await Sandbox.start(chain.docker_image, o.limits, labels);
+  try {
+    const graded: BugArtifacts[] = await replayChain(
       sandbox,
       {
         chain,
@@ -70,9 +75,11 @@ async function runChain(o: EvaluateOptions, chain: Chain): Promise<GradedBug[]> 
         await writeBugArtifacts(o.outDir, a);
         o.onEvent?.({ kind: "bug", bug: a.bug });
       },
-    ),
-  );
-  return graded.map((a) => a.bug);
+    );
+    return graded.map((a) => a.bug);
+  } finally {
+    removals.push(sandbox.remove());
+  }
 }
 
 export async function evaluate(o: EvaluateOptions): Promise<RunSummary> {
@@ -108,11 +115,12 @@ export async function evaluate(o: EvaluateOptions): Promise<RunSummary> {
   o.onEvent?.({ kind: "start", total: chains.length, skipped: chains.length - todo.length });
   let failed = 0;
   const limit = pLimit(Math.max(1, o.concurrency));
+  const removals: Promise<void>[] = [];
   await Promise.all(
     todo.map((chain) =>
       limit(async () => {
         try {
-          const bugs = await runChain(o, chain);
+          const bugs = await runChain(o, chain, removals);
           await appendChainResults(o.outDir, bugs);
           o.onEvent?.({ kind: "chain_done", continuousId: chain.continuous_id, bugs });
         } catch (e) {
@@ -126,7 +134,7 @@ export async function evaluate(o: EvaluateOptions): Promise<RunSummary> {
         }
       }),
     ),
-  );
+  ).finally(() => Promise.all(removals));
   const all = await readResults(o.outDir);
   const final: RunSummary = {
     ...summary,

@@ -10,6 +10,15 @@ import { docker, ensureImage } from "./docker";
 import type { SandboxLimits } from "./limits";
 import { CappedOutput } from "./output";
 
+export type ExecOptions = {
+  timeoutMs?: number;
+  workdir?: string;
+  /** absolute path → content, unpacked before the script runs */
+  files?: Record<string, string | Buffer>;
+  /** kill every process left in the container before anything else */
+  killFirst?: boolean;
+};
+
 export type ExecResult = {
   exitCode: number | null;
   output: string;
@@ -27,6 +36,18 @@ const KEEPALIVE = 'trap "" TERM INT HUP; while :; do sleep 3600 & wait $!; done'
 const KILL_TIMEOUT_MS = 10_000;
 
 const live = new Set<Sandbox>();
+
+/** A tar archive of absolute paths → contents. */
+async function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const [path, content] of Object.entries(files)) {
+    pack.entry({ name: path.replace(/^\/+/, ""), mode: 0o644 }, content);
+  }
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 export class Sandbox {
   private constructor(
@@ -76,22 +97,34 @@ export class Sandbox {
     return this.container.id;
   }
 
-  /** Runs a bash script (stderr merged into stdout); on timeout kills every process it left. */
-  async exec(script: string, opts: { timeoutMs?: number; workdir?: string } = {}): Promise<ExecResult> {
+  /**
+   * Runs a bash script (stderr merged into stdout); on timeout kills every
+   * process it left. `files` travel on the exec's stdin as a tar unpacked at
+   * `/` before the script body — one round trip instead of put-archive + exec.
+   */
+  async exec(script: string, opts: ExecOptions = {}): Promise<ExecResult> {
     const started = Date.now();
+    const input = opts.files ? await tarOf(opts.files) : null;
+    const prelude = [
+      "exec 2>&1",
+      ...(opts.killFirst ? ["kill -9 -1 2>/dev/null"] : []),
+      ...(input ? ["tar -x -f - -C / || { echo 'chainswe: cannot unpack input files'; exit 125; }"] : ["exec </dev/null"]),
+    ];
     let exec: Docker.Exec;
     let stream: Duplex;
     try {
       exec = await this.container.exec({
-        Cmd: ["bash", "-c", `exec 2>&1\n${script}`],
+        Cmd: ["bash", "-c", `${prelude.join("\n")}\n${script}`],
+        AttachStdin: input !== null,
         AttachStdout: true,
         AttachStderr: true,
         WorkingDir: opts.workdir ?? "/testbed",
       });
-      stream = (await exec.start({ hijack: true, stdin: false })) as Duplex;
+      stream = (await exec.start({ hijack: true, stdin: input !== null })) as Duplex;
     } catch (e) {
       throw new EnvironmentError(`exec failed in ${this.image}: ${coerceError(e).message}`);
     }
+    if (input) stream.end(input);
     const out = new CappedOutput(this.limits.maxOutputBytes);
     const sink = new PassThrough();
     sink.on("data", (c: Buffer) => out.push(c));
@@ -135,15 +168,8 @@ export class Sandbox {
 
   /** Writes files into the container (no mounts): absolute paths → content. */
   async putFiles(files: Record<string, string | Buffer>): Promise<void> {
-    const pack = tar.pack();
-    for (const [path, content] of Object.entries(files)) {
-      pack.entry({ name: path.replace(/^\/+/, ""), mode: 0o644 }, content);
-    }
-    pack.finalize();
-    const chunks: Buffer[] = [];
-    for await (const chunk of pack) chunks.push(chunk as Buffer);
     try {
-      await this.container.putArchive(Buffer.concat(chunks), { path: "/" });
+      await this.container.putArchive(await tarOf(files), { path: "/" });
     } catch (e) {
       throw new EnvironmentError(`cannot copy files into ${this.image}: ${coerceError(e).message}`);
     }
@@ -151,12 +177,12 @@ export class Sandbox {
 
   /** Always safe to call; the container and its anonymous volumes are gone afterwards. */
   async remove(): Promise<void> {
-    live.delete(this);
     try {
       await this.container.remove({ force: true, v: true });
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode !== 404) throw coerceError(e);
     }
+    live.delete(this);
   }
 }
 
