@@ -6,5 +6,9 @@ cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund >/dev/null
 fi
+# host tools the tests use directly (the replay-script tests run git and patch on the host)
+if ! command -v patch >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then
+  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q patch git >/dev/null
+fi
 bash scripts/ensure-docker.sh
 bash scripts/build-base-image.sh

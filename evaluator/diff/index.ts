@@ -14,9 +14,39 @@ export type DiffFile = {
 
 const DEV_NULL = "/dev/null";
 
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+
+/**
+ * git C-quotes unusual paths (`"b/t\303\251st.py"`); parse-diff drops the quotes
+ * but keeps the escapes. Decode them so checks see the name git and patch(1)
+ * will write (`\056git` is `.git`).
+ */
+export function decodeGitPath(p: string): string {
+  if (!p.includes("\\")) return p;
+  const bytes: number[] = [];
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c !== "\\" || i + 1 >= p.length) {
+      bytes.push(...Buffer.from(c, "utf8"));
+      continue;
+    }
+    const octal = /^[0-7]{3}/.exec(p.slice(i + 1));
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8));
+      i += 3;
+    } else if (C_ESCAPES[p[i + 1]!] !== undefined) {
+      bytes.push(C_ESCAPES[p[i + 1]!]!);
+      i += 1;
+    } else {
+      bytes.push(92);
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
 function cleanPath(p: string | undefined): string | null {
   if (p === undefined || p === "" || p === DEV_NULL) return null;
-  return p;
+  return decodeGitPath(p);
 }
 
 /** Files of a unified diff, or null when the text is not one. Empty text is no diff. */

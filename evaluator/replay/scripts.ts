@@ -72,7 +72,8 @@ export type BugScriptInput = {
 const APPLY_ATTEMPTS: { method: ApplyMethod; command: string; tool: string }[] = [
   { method: "git_apply", command: `git apply --verbose ${MODEL_DIFF}`, tool: "git" },
   { method: "git_apply_reject", command: `git apply --verbose --reject ${MODEL_DIFF}`, tool: "git" },
-  { method: "patch", command: `patch --batch --fuzz=5 -p1 -i ${MODEL_DIFF}`, tool: "patch" },
+  // --no-backup-if-mismatch: a fuzzy apply must not leave <file>.orig in the agent state
+  { method: "patch", command: `patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${MODEL_DIFF}`, tool: "patch" },
 ];
 
 /** Tries each apply method from a clean start state; a fallback whose tool is missing is skipped. */

@@ -6,19 +6,17 @@ import { z } from "zod";
 import { isUnifiedDiff } from "@/evaluator/diff";
 
 /** SWE-bench ships test lists as JSON-encoded strings; accept both forms. */
-const testIdList = z.union([
-  z.array(z.string()),
-  z.string().transform((text, ctx) => {
+const testIdList = z.preprocess(
+  (value) => {
+    if (typeof value !== "string") return value;
     try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed) && parsed.every((t) => typeof t === "string")) return parsed as string[];
+      return JSON.parse(value) as unknown;
     } catch {
-      // fall through to the issue below
+      return value;
     }
-    ctx.addIssue({ code: "custom", message: "expected an array of test ids or a JSON string of one" });
-    return z.NEVER;
-  }),
-]);
+  },
+  z.array(z.string(), { error: "expected an array of test ids or a JSON string of one" }),
+);
 
 /** One command or several; normalized to a list run in order in one shell. */
 const testCommands = z
