@@ -4,7 +4,7 @@
  * never aborted. Dataset and environment failures throw; they are not grades.
  */
 import { randomBytes } from "node:crypto";
-import { isRunnerConfigFile, touchedFiles, unsafePaths } from "@/evaluator/diff";
+import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from "@/evaluator/diff";
 import { gradeBug } from "@/evaluator/grading";
 import { getLogParser } from "@/evaluator/parsers";
 import type { LogParser } from "@/evaluator/parsers";
@@ -75,7 +75,7 @@ async function prepareBug(sandbox: Sandbox, chain: Chain, bug: Bug, start: strin
   const unsafe = unsafePaths(patch);
   const usable = patch.trim() !== "" && unsafe.length === 0;
   const token = newToken();
-  const script = bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: touchedFiles(bug.test_patch) });
+  const script = bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [] });
   // killFirst: whatever the previous test run left behind dies before the next bug's files go in
   const files = { [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch };
   const run = await sandbox.exec(script, { timeoutMs: 300_000, files, killFirst: true });

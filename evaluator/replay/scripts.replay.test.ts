@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { touchedFiles } from "@/evaluator/diff";
+import { parseUnifiedDiff, touchedFiles } from "@/evaluator/diff";
 import type { Chain } from "@/lib/schemas/dataset";
 import { chainSchema } from "@/lib/schemas/dataset";
 import { bugScript, goldDiffPath, goldFixPath, goldStatesScript, MODEL_DIFF, q, taggedLines, TEST_DIFF, WORK_DIR } from "./scripts";
@@ -111,7 +111,7 @@ function runBug(o: { start: string; goldPrev: string; modelPatch: string | null;
     start: o.start,
     goldPrev: o.goldPrev,
     hasModelPatch: o.modelPatch !== null,
-    testFiles: touchedFiles(o.testPatch),
+    testFiles: parseUnifiedDiff(o.testPatch) ?? [],
   });
   const r = run(script, o.env);
   const tags = taggedLines(r.output, TOKEN);

@@ -74,7 +74,10 @@ describe("bugScript", () => {
     start: A1,
     goldPrev: G1,
     hasModelPatch: true,
-    testFiles: ["tests/test_convert.py", "tests/data/it's here.txt"],
+    testFiles: [
+      { from: "tests/test_convert.py", to: "tests/test_convert.py" },
+      { from: null, to: "tests/data/it's here.txt" },
+    ],
   };
   const script = bugScript(input);
   const at = (needle: string) => {
@@ -101,14 +104,15 @@ describe("bugScript", () => {
 
   it("discards runner configuration, then restores test files from the gold state, then applies the test patch", () => {
     const discard = at("conftest.py|pytest.ini|tox.ini) restore_from \"$START\"");
-    const restore1 = at(`restore_from '${G1}' 'tests/test_convert.py'`);
-    const restore2 = at(`restore_from '${G1}' 'tests/data/it'\\''s here.txt'`);
+    // files the test patch modifies come back from G(k-1); files it creates are removed
+    const restore1 = at(`git checkout -q '${G1}' -- 'tests/test_convert.py'`);
+    const restore2 = at(`rm -rf -- 'tests/data/it'\\''s here.txt'`);
     const testPatch = at(`git apply --verbose ${TEST_DIFF} || { echo "${TOKEN} TESTPATCH_FAILED"; exit 0; }`);
     expect(discard).toBeLessThan(restore1);
     expect(restore1).toBeLessThan(restore2);
     expect(restore2).toBeLessThan(testPatch);
     expect(testPatch).toBeLessThan(at(`echo "${TOKEN} STATE $(git rev-parse HEAD)"`));
-    expect(script).not.toContain(`restore_from '${A1}'`);
+    expect(script).not.toContain(`'${A1}' --`);
   });
 
   it("without a model patch, tries nothing and reports METHOD none", () => {
@@ -131,11 +135,9 @@ describe("goldStatesScript and testScript", () => {
     const order = [
       "git checkout -q -f --detach '760428209dc4cb70249fc28d98fd921840d35bd8'",
       `echo "${TOKEN} G0 $(git rev-parse HEAD)"`,
-      "git apply --verbose /tmp/chainswe/gold/1.test.diff",
-      "git apply --verbose /tmp/chainswe/gold/1.fix.diff",
+      "git apply --verbose /tmp/chainswe/gold/1.test.diff /tmp/chainswe/gold/1.fix.diff",
       `echo "${TOKEN} G1 $(git rev-parse HEAD)"`,
-      "git apply --verbose /tmp/chainswe/gold/2.test.diff",
-      "git apply --verbose /tmp/chainswe/gold/2.fix.diff",
+      "git apply --verbose /tmp/chainswe/gold/2.test.diff /tmp/chainswe/gold/2.fix.diff",
       `echo "${TOKEN} G2 $(git rev-parse HEAD)"`,
     ].map((needle) => s.indexOf(needle));
     expect(order.every((i) => i >= 0)).toBe(true);

@@ -3,7 +3,7 @@
  * strings (pure, unit-tested). No model code runs during these scripts — only
  * git and patch — so their token-tagged output lines are trustworthy.
  */
-import { RUNNER_CONFIG_BASENAMES } from "@/evaluator/diff";
+import { RUNNER_CONFIG_BASENAMES, type DiffFile } from "@/evaluator/diff";
 import type { ApplyMethod } from "@/lib/schemas/results";
 
 export const WORK_DIR = "/tmp/chainswe";
@@ -34,6 +34,19 @@ const RESET_FN = `reset_to() { git reset -q --hard "$1" && git clean -fdq && fin
 const RESTORE_FN = `restore_from() { if git cat-file -e "$1:$2" 2>/dev/null; then git checkout -q "$1" -- "$2"; else rm -rf -- "$2"; fi; }`;
 
 /**
+ * Hidden test files back to their gold content, in two commands: paths that
+ * exist before test patch k (its "from" side) are checked out of G(k-1); paths
+ * it creates are removed.
+ */
+function restoreHiddenTests(goldPrev: string, files: DiffFile[]): string[] {
+  const existing = [...new Set(files.flatMap((f) => (f.from ? [f.from] : [])))];
+  const created = [...new Set(files.flatMap((f) => (f.to && f.to !== f.from ? [f.to] : [])))].filter((p) => !existing.includes(p));
+  return [
+    ...(existing.length ? [`git checkout -q ${q(goldPrev)} -- ${existing.map(q).join(" ")}`] : []),
+    ...(created.length ? [`rm -rf -- ${created.map(q).join(" ")}`] : []),
+  ];
+}
+/**
  * Checks out the base commit and builds every gold state G(1..n) as a commit:
  * G(k) = G(k-1) + test patch k + gold patch k. Prints `<token> G<k> <sha>`;
  * on a patch that does not apply prints `<token> BROKEN <k> test|gold` and exits 3.
@@ -47,9 +60,10 @@ export function goldStatesScript(token: string, baseCommit: string, length: numb
     `echo "${token} G0 $(git rev-parse HEAD)"`,
   ];
   for (let k = 1; k <= length; k++) {
+    // test and gold patch touch disjoint files: one git apply; on failure, find which
+    const which = `git apply --check ${goldDiffPath(k)} >/dev/null 2>&1 && echo "${token} BROKEN ${k} gold" || echo "${token} BROKEN ${k} test"`;
     lines.push(
-      `git apply --verbose ${goldDiffPath(k)} || { echo "${token} BROKEN ${k} test"; exit 3; }`,
-      `git apply --verbose ${goldFixPath(k)} || { echo "${token} BROKEN ${k} gold"; exit 3; }`,
+      `git apply --verbose ${goldDiffPath(k)} ${goldFixPath(k)} || { ${which}; exit 3; }`,
       COMMIT(`chainswe gold state G(${k})`),
       `echo "${token} G${k} $(git rev-parse HEAD)"`,
     );
@@ -65,8 +79,8 @@ export type BugScriptInput = {
   goldPrev: string;
   /** whether MODEL_DIFF holds a patch to try */
   hasModelPatch: boolean;
-  /** files test patch k touches */
-  testFiles: string[];
+  /** files test patch k touches, as parsed from it */
+  testFiles: DiffFile[];
 };
 
 const APPLY_ATTEMPTS: { method: ApplyMethod; command: string; tool: string }[] = [
@@ -110,11 +124,11 @@ export function bugScript(input: BugScriptInput): string {
     `START=${q(input.start)}`,
     'reset_to "$START"',
     ...(input.hasModelPatch ? applyModelPatch(token) : [`echo "${token} METHOD none"`]),
-    // runner configuration is hidden-test territory: model edits are discarded
-    `{ git diff --name-only -z "$START"; git ls-files -z --others; } | sort -zu | while IFS= read -r -d '' f; do`,
-    `  case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
+    // runner configuration is hidden-test territory: model edits (even to ignored paths) are discarded
+    `git status --porcelain=v1 -z -uall --ignored | while IFS= read -r -d '' entry; do`,
+    `  f="\${entry:3}"; case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
     "done",
-    ...input.testFiles.map((f) => `restore_from ${q(input.goldPrev)} ${q(f)}`),
+    ...restoreHiddenTests(input.goldPrev, input.testFiles),
     `git apply --verbose ${TEST_DIFF} || { echo "${token} TESTPATCH_FAILED"; exit 0; }`,
     COMMIT("chainswe agent state"),
     `echo "${token} STATE $(git rev-parse HEAD)"`,
