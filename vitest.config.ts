@@ -11,8 +11,19 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["evaluator/**/*.test.ts", "lib/**/*.test.ts", "demo/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: ["evaluator/**/*.test.ts", "lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
           environment: "node",
+        },
+      },
+      {
+        // rebuilds the demo benchmark (host git + pytest) and compares it with the committed files: minutes
+        resolve: { alias },
+        test: {
+          name: "demo",
+          include: ["demo/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 900_000,
+          hookTimeout: 900_000,
         },
       },
       {

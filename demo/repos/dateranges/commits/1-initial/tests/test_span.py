@@ -1,0 +1,35 @@
+from datetime import date
+
+import pytest
+
+from dateranges import DateSpan
+
+
+def test_parse_and_repr():
+    span = DateSpan.parse("2024-03-01 .. 2024-03-31")
+    assert span == DateSpan(date(2024, 3, 1), date(2024, 3, 31))
+    assert repr(span) == "DateSpan(2024-03-01..2024-03-31)"
+
+
+def test_reversed_span_is_rejected():
+    with pytest.raises(ValueError):
+        DateSpan(date(2024, 3, 2), date(2024, 3, 1))
+
+
+def test_parse_requires_separator():
+    with pytest.raises(ValueError):
+        DateSpan.parse("2024-03-01")
+
+
+def test_contains_both_ends():
+    span = DateSpan(date(2024, 3, 1), date(2024, 3, 3))
+    assert date(2024, 3, 1) in span
+    assert date(2024, 3, 3) in span
+    assert date(2024, 3, 4) not in span
+
+
+def test_overlapping_spans_intersect():
+    first = DateSpan(date(2024, 3, 1), date(2024, 3, 10))
+    second = DateSpan(date(2024, 3, 5), date(2024, 3, 20))
+    assert first.overlaps(second)
+    assert first.intersection(second) == DateSpan(date(2024, 3, 5), date(2024, 3, 10))

@@ -1,0 +1,65 @@
+from decimal import Decimal
+
+import pytest
+
+from moneyx import CurrencyMismatch, Money, currency
+
+
+def test_amounts_are_decimals():
+    assert Money("0.10", "usd").amount == Decimal("0.10")
+    assert Money(5, "USD").currency == "USD"
+
+
+def test_addition_and_subtraction():
+    assert Money("0.10", "USD") + Money("0.20", "USD") == Money("0.30", "USD")
+    assert Money("1.00", "EUR") - Money("0.01", "EUR") == Money("0.99", "EUR")
+
+
+def test_mixed_currencies_are_rejected():
+    with pytest.raises(CurrencyMismatch):
+        Money("1", "USD") + Money("1", "EUR")
+
+
+def test_multiply_by_integer():
+    assert Money("19.99", "USD") * 3 == Money("59.97", "USD")
+    assert 2 * Money("1.50", "GBP") == Money("3.00", "GBP")
+
+
+def test_money_times_money_is_an_error():
+    with pytest.raises(TypeError):
+        Money("1", "USD") * Money("1", "USD")
+
+
+def test_allocate_even_split():
+    assert Money("10.00", "USD").allocate([1, 1]) == [Money("5.00", "USD"), Money("5.00", "USD")]
+
+
+@pytest.mark.parametrize(
+    ("amount", "code", "expected"),
+    [("1.005", "USD", "1.01"), ("2.675", "EUR", "2.68"), ("10", "GBP", "10.00"), ("0.125", "usd", "0.13")],
+)
+def test_amount_is_rounded_to_cents(amount, code, expected):
+    assert str(Money(amount, code).amount) == expected
+
+
+def test_multiplication_rounds_half_up():
+    assert Money("19.99", "USD") * Decimal("0.075") == Money("1.50", "USD")
+
+
+@pytest.mark.parametrize(
+    ("amount", "code", "ratios", "expected"),
+    [
+        ("100", "USD", [1, 1, 1], ["33.34", "33.33", "33.33"]),
+        ("100", "JPY", [1, 1, 1], ["34", "33", "33"]),
+        ("0.05", "EUR", [3, 7], ["0.02", "0.03"]),
+    ],
+)
+def test_allocate_keeps_every_minor_unit(amount, code, ratios, expected):
+    parts = Money(amount, code).allocate(ratios)
+    assert [str(part.amount) for part in parts] == expected
+
+
+def test_allocate_in_registered_currency():
+    currency.register("BTC", "₿", 8)
+    parts = Money("1", "BTC").allocate([1, 2])
+    assert parts == [Money("0.33333334", "BTC"), Money("0.66666666", "BTC")]

@@ -1,0 +1,4 @@
+"""semverkit: semantic versions."""
+from .version import Version
+
+__all__ = ["Version"]

@@ -1,0 +1,31 @@
+from tablefmt import render
+
+
+def test_simple_table():
+    assert render([["alice", "x"], ["bob", "yy"]]) == "alice | x\nbob   | yy"
+
+
+def test_headers_and_rule():
+    text = render([["alice", "admin"]], headers=["name", "role"])
+    assert text == "name  | role\n------+------\nalice | admin"
+
+
+def test_ragged_rows_are_padded():
+    assert render([["a"], ["b", "c"]]) == "a |\nb | c"
+
+
+def test_none_renders_empty():
+    assert render([[None, "x"]]) == " | x"
+
+
+def test_empty_table():
+    assert render([]) == ""
+
+
+def test_explicit_alignment():
+    text = render([["a", "1"], ["bb", "22"]], headers=["k", "value"], align={1: "right"})
+    assert text == "k  | value\n---+------\na  |     1\nbb |    22"
+
+
+def test_wide_characters_align():
+    assert render([["名前", "x"], ["ab", "y"]]) == "名前 | x\nab   | y"

@@ -1,0 +1,22 @@
+from tablefmt import render
+
+
+def test_simple_table():
+    assert render([["alice", "x"], ["bob", "yy"]]) == "alice | x\nbob   | yy"
+
+
+def test_headers_and_rule():
+    text = render([["alice", "admin"]], headers=["name", "role"])
+    assert text == "name  | role\n------+------\nalice | admin"
+
+
+def test_ragged_rows_are_padded():
+    assert render([["a"], ["b", "c"]]) == "a |\nb | c"
+
+
+def test_none_renders_empty():
+    assert render([[None, "x"]]) == " | x"
+
+
+def test_empty_table():
+    assert render([]) == ""

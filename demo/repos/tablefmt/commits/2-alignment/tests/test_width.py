@@ -1,0 +1,21 @@
+from tablefmt import display_width, pad
+
+
+def test_ascii_width():
+    assert display_width("hello") == 5
+
+
+def test_pad_left_aligned():
+    assert pad("ab", 4) == "ab  "
+
+
+def test_pad_never_truncates():
+    assert pad("abcdef", 3) == "abcdef"
+
+
+def test_pad_right_aligned():
+    assert pad("ab", 4, "right") == "  ab"
+
+
+def test_pad_center_puts_extra_space_right():
+    assert pad("ab", 5, "center") == " ab  "
