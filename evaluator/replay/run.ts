@@ -82,16 +82,8 @@ async function runChain(o: EvaluateOptions, chain: Chain, removals: Promise<void
   }
 }
 
-export async function evaluate(o: EvaluateOptions): Promise<RunSummary> {
-  const started = Date.now();
-  await mkdir(o.outDir, { recursive: true });
-  const prior = await readSummary(o.outDir);
-  if (prior) assertSameRun(prior, o);
-  const chains = selectChains(o.dataset, o.chainIds);
-  const lengths = new Map(o.dataset.chains.map((c) => [c.continuous_id, c.bug_fixes.length]));
-  const done = await finishedChains(o.outDir, lengths);
-  const todo = chains.filter((c) => !done.has(c.continuous_id));
-  const summary: RunSummary = {
+function initialSummary(o: EvaluateOptions, startedAt: string): RunSummary {
+  return {
     system: o.system,
     mode: o.mode,
     dataset: {
@@ -101,7 +93,7 @@ export async function evaluate(o: EvaluateOptions): Promise<RunSummary> {
     },
     predictions: { path: o.predictions.path, sha256: o.predictions.sha256 },
     chains_selected: o.chainIds,
-    started_at: prior?.started_at ?? new Date(started).toISOString(),
+    started_at: startedAt,
     finished_at: null,
     chains_graded: 0,
     chains_failed: 0,
@@ -111,30 +103,49 @@ export async function evaluate(o: EvaluateOptions): Promise<RunSummary> {
     test_seconds: 0,
     limits: { memory_bytes: o.limits.memoryBytes, nano_cpus: o.limits.nanoCpus, pids: o.limits.pids, test_timeout_s: o.limits.testTimeoutS },
   };
-  await writeSummary(o.outDir, summary);
-  o.onEvent?.({ kind: "start", total: chains.length, skipped: chains.length - todo.length });
+}
+
+/**
+ * Replays chains up to the concurrency. A dataset or environment error is
+ * recorded for its chain (retried next run) and the others go on; any other
+ * error is a bug in this program and stops the run. Returns the failed count.
+ */
+async function gradeChains(o: EvaluateOptions, chains: Chain[]): Promise<number> {
   let failed = 0;
   const limit = pLimit(Math.max(1, o.concurrency));
   const removals: Promise<void>[] = [];
-  await Promise.all(
-    todo.map((chain) =>
-      limit(async () => {
-        try {
-          const bugs = await runChain(o, chain, removals);
-          await appendChainResults(o.outDir, bugs);
-          o.onEvent?.({ kind: "chain_done", continuousId: chain.continuous_id, bugs });
-        } catch (e) {
-          failed++;
-          const error = coerceError(e);
-          const kind = error instanceof DatasetError ? "dataset" : "environment";
-          const order = error instanceof DatasetError ? error.order : undefined;
-          await appendError(o.outDir, { kind, continuous_id: chain.continuous_id, order, message: error.message, at: new Date().toISOString() });
-          o.onEvent?.({ kind: "chain_error", continuousId: chain.continuous_id, error, errorKind: kind });
-          if (!(error instanceof DatasetError) && !(error instanceof EnvironmentError)) throw error;
-        }
-      }),
-    ),
-  ).finally(() => Promise.all(removals));
+  const gradeOne = async (chain: Chain) => {
+    try {
+      const bugs = await runChain(o, chain, removals);
+      await appendChainResults(o.outDir, bugs);
+      o.onEvent?.({ kind: "chain_done", continuousId: chain.continuous_id, bugs });
+    } catch (e) {
+      const error = coerceError(e);
+      if (!(error instanceof DatasetError) && !(error instanceof EnvironmentError)) throw error;
+      failed++;
+      const kind = error instanceof DatasetError ? "dataset" : "environment";
+      const order = error instanceof DatasetError ? error.order : undefined;
+      await appendError(o.outDir, { kind, continuous_id: chain.continuous_id, order, message: error.message, at: new Date().toISOString() });
+      o.onEvent?.({ kind: "chain_error", continuousId: chain.continuous_id, error, errorKind: kind });
+    }
+  };
+  await Promise.all(chains.map((chain) => limit(() => gradeOne(chain)))).finally(() => Promise.all(removals));
+  return failed;
+}
+
+export async function evaluate(o: EvaluateOptions): Promise<RunSummary> {
+  const started = Date.now();
+  await mkdir(o.outDir, { recursive: true });
+  const prior = await readSummary(o.outDir);
+  if (prior) assertSameRun(prior, o);
+  const chains = selectChains(o.dataset, o.chainIds);
+  const lengths = new Map(o.dataset.chains.map((c) => [c.continuous_id, c.bug_fixes.length]));
+  const done = await finishedChains(o.outDir, lengths);
+  const todo = chains.filter((c) => !done.has(c.continuous_id));
+  const summary = initialSummary(o, prior?.started_at ?? new Date(started).toISOString());
+  await writeSummary(o.outDir, summary);
+  o.onEvent?.({ kind: "start", total: chains.length, skipped: chains.length - todo.length });
+  const failed = await gradeChains(o, todo);
   const all = await readResults(o.outDir);
   const final: RunSummary = {
     ...summary,

@@ -72,7 +72,9 @@ export const runSummarySchema = z.object({
   chains_failed: z.number().int().nonnegative(),
   bugs_graded: z.number().int().nonnegative(),
   bugs_resolved: z.number().int().nonnegative(),
+  /** wall time of the latest invocation (a resumed run counts only itself) */
   wall_seconds: z.number().nonnegative(),
+  /** time inside test commands, summed over every graded bug in the directory */
   test_seconds: z.number().nonnegative(),
   limits: z.object({
     memory_bytes: z.number(),
