@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import { loadDataset, loadPredictions } from "@/evaluator/dataset";
 import { evaluate } from "@/evaluator/replay";
-import { assertEngine, defaultLimits, installSignalCleanup } from "@/evaluator/sandbox";
+import { assertEngine, defaultLimits, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
 import { modeSchema } from "@/lib/schemas/prediction";
 import { progressReporter } from "./progress";
 
@@ -42,6 +42,6 @@ export function registerEvaluate(program: Command): void {
         `${system} ${mode}: ${summary.bugs_resolved}/${summary.bugs_graded} bugs resolved in ${summary.chains_graded} chain(s); ` +
           `${summary.chains_failed} chain(s) with errors; results in ${opts.out}\n`,
       );
-      if (summary.chains_failed > 0) process.exitCode = 1;
+      if (summary.chains_failed > 0 && !wasInterrupted()) process.exitCode = 1;
     });
 }

@@ -1,5 +1,6 @@
 /** `chainswe`: one file per command; this one wires them and exits non-zero on failure. */
 import { Command } from "commander";
+import { wasInterrupted } from "@/evaluator/sandbox";
 import { InputError, coerceError } from "@/lib/errors";
 import { registerEvaluate } from "./evaluate";
 import { registerReport } from "./report";
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (e) {
     const err = coerceError(e);
+    if (wasInterrupted()) return; // the signal handler owns the exit code
     process.stderr.write(`chainswe: ${err instanceof InputError ? err.message : err.stack ?? err.message}\n`);
     process.exitCode = err instanceof InputError ? 2 : 1;
   }

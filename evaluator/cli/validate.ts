@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
 import { ERRORS_FILE, evaluate, readResults } from "@/evaluator/replay";
 import { GOLD_SYSTEM, goldPredictions, validationVerdicts } from "@/evaluator/replay/gold";
-import { assertEngine, defaultLimits, installSignalCleanup } from "@/evaluator/sandbox";
+import { assertEngine, defaultLimits, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
 import { runErrorSchema, type RunError } from "@/lib/schemas/results";
 import { progressReporter } from "./progress";
 
@@ -45,6 +45,6 @@ export function registerValidate(program: Command): void {
       const failing = verdicts.filter((v) => !v.ok);
       for (const v of failing) process.stdout.write(`FAIL ${v.continuous_id}\n${v.problems.map((p) => `  ${p}`).join("\n")}\n`);
       process.stdout.write(`${ids.length - failing.length}/${ids.length} chain(s) valid (gold run in ${out})\n`);
-      if (failing.length) process.exitCode = 1;
+      if (failing.length && !wasInterrupted()) process.exitCode = 1;
     });
 }

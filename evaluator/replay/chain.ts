@@ -8,7 +8,7 @@ import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from 
 import { gradeBug } from "@/evaluator/grading";
 import { getLogParser } from "@/evaluator/parsers";
 import type { LogParser } from "@/evaluator/parsers";
-import type { Sandbox } from "@/evaluator/sandbox";
+import type { ExecResult, Sandbox } from "@/evaluator/sandbox";
 import { DatasetError, EnvironmentError } from "@/lib/errors";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
@@ -69,31 +69,45 @@ async function buildGoldStates(sandbox: Sandbox, chain: Chain): Promise<string[]
   return states as string[];
 }
 
-type Prepared = { method: ApplyMethod | null; discarded: string[]; state: string; setupLog: string };
+type BugRun = { method: ApplyMethod | null; discarded: string[]; state: string; setupLog: string; run: ExecResult };
 
-async function prepareBug(sandbox: Sandbox, chain: Chain, bug: Bug, start: string, goldPrev: string, patch: string): Promise<Prepared> {
+/**
+ * Prepares bug k and runs its tests in one exec: the trusted preparation
+ * (patch application, hidden-test restore, test patch, commit) prints tagged
+ * lines, then a `<token> RUN` line, then the test command runs. Everything
+ * after the first RUN line is test output; the time limit counts from it.
+ */
+async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, start: string, goldPrev: string, patch: string, timeoutS: number): Promise<BugRun> {
   const unsafe = unsafePaths(patch);
   const usable = patch.trim() !== "" && unsafe.length === 0;
   const token = newToken();
-  const script = bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [] });
+  const run = `${token} RUN`;
+  const script = [
+    bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [] }),
+    `echo "${run}"`,
+    testScript(bug.test_cmds),
+  ].join("\n");
   // killFirst: whatever the previous test run left behind dies before the next bug's files go in
   const files = { [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch };
-  const run = await sandbox.exec(script, { timeoutMs: 300_000, files, killFirst: true });
-  const tags = taggedLines(run.output, token);
+  const result = await sandbox.exec(script, { files, killFirst: true, phaseMarker: run, timeoutMs: timeoutS * 1000 });
+  const cut = result.output.indexOf(`${run}\n`);
+  const setup = cut < 0 ? result.output : result.output.slice(0, cut);
+  const tags = taggedLines(setup, token);
   if (tags.some((t) => t.key === "TESTPATCH_FAILED")) {
-    throw new DatasetError(`test patch does not apply:\n${run.output.slice(-4000)}`, chain.continuous_id, bug.order);
+    throw new DatasetError(`test patch does not apply:\n${setup.slice(-4000)}`, chain.continuous_id, bug.order);
   }
   const state = tags.find((t) => t.key === "STATE")?.rest;
   const method = tags.find((t) => t.key === "METHOD")?.rest;
-  if (run.timedOut || !state || !method) {
-    throw new EnvironmentError(`preparing bug ${bug.order} failed (exit ${run.exitCode}):\n${run.output.slice(-4000)}`);
+  if (cut < 0 || !state || !method) {
+    throw new EnvironmentError(`preparing bug ${bug.order} failed (exit ${result.exitCode}):\n${setup.slice(-4000)}`);
   }
   const note = unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "";
   return {
     method: method === "none" ? null : (method as ApplyMethod),
     discarded: tags.filter((t) => t.key === "DISCARDED").map((t) => t.rest),
     state,
-    setupLog: note + run.output,
+    setupLog: note + setup,
+    run: { ...result, output: result.output.slice(cut + run.length + 1) },
   };
 }
 
@@ -107,9 +121,9 @@ function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
 async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogParser, bug: Bug, start: string, goldPrev: string): Promise<BugArtifacts & { state: string }> {
   const prediction = input.predictions.get(bug.order);
   const patch = prediction?.model_patch ?? "";
-  const prep = await prepareBug(sandbox, input.chain, bug, start, goldPrev, patch);
+  const prep = await runBug(sandbox, input.chain, bug, start, goldPrev, patch, input.testTimeoutS);
+  const { run } = prep;
   const token = newToken();
-  const run = await sandbox.exec(testScript(bug.test_cmds), { timeoutMs: input.testTimeoutS * 1000 });
   // The output of an overflowing run is not trusted: the real summary may be out of view.
   const parsed = run.truncated ? { observations: new Map() } : parser(run.output);
   const grade = gradeBug({

@@ -3,6 +3,7 @@
  * capabilities, no host mounts (files go in with put-archive), always removed.
  */
 import { PassThrough, type Duplex } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
 import tar from "tar-stream";
 import { EnvironmentError, coerceError } from "@/lib/errors";
@@ -17,6 +18,13 @@ export type ExecOptions = {
   files?: Record<string, string | Buffer>;
   /** kill every process left in the container before anything else */
   killFirst?: boolean;
+  /**
+   * A line the script prints when its measured phase begins: `timeoutMs` and
+   * `durationMs` then count from that line, and `setupTimeoutMs` bounds what
+   * comes before it. Lets one exec prepare a bug and run its tests.
+   */
+  phaseMarker?: string;
+  setupTimeoutMs?: number;
 };
 
 export type ExecResult = {
@@ -36,6 +44,52 @@ const KEEPALIVE = 'trap "" TERM INT HUP; while :; do sleep 3600 & wait $!; done'
 const KILL_TIMEOUT_MS = 10_000;
 
 const live = new Set<Sandbox>();
+
+/**
+ * The clock of an exec: without a phase marker it starts with the exec; with
+ * one, the setup before the marker line has its own bound and the measured
+ * phase (duration and timeout) starts when the line arrives.
+ */
+class PhaseClock {
+  startedAt: number;
+  readonly timeout: Promise<"timeout">;
+  private fire: (v: "timeout") => void = () => {};
+  private timer: NodeJS.Timeout | undefined;
+  private seen = "";
+  private waiting: boolean;
+
+  constructor(
+    started: number,
+    private readonly opts: ExecOptions,
+  ) {
+    this.startedAt = started;
+    this.timeout = new Promise((resolve) => (this.fire = resolve));
+    this.waiting = opts.phaseMarker !== undefined;
+    this.arm(this.waiting ? (opts.setupTimeoutMs ?? 300_000) : opts.timeoutMs);
+  }
+
+  private arm(ms: number | undefined): void {
+    clearTimeout(this.timer);
+    if (ms !== undefined) this.timer = setTimeout(() => this.fire("timeout"), ms);
+  }
+
+  see(chunk: Buffer): void {
+    if (!this.waiting) return;
+    this.seen += chunk.toString("utf8");
+    if (!this.seen.includes(`${this.opts.phaseMarker}\n`)) {
+      if (this.seen.length > 1_000_000) this.seen = this.seen.slice(-4096);
+      return;
+    }
+    this.waiting = false;
+    this.seen = "";
+    this.startedAt = Date.now();
+    this.arm(this.opts.timeoutMs);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
 
 /** A tar archive of absolute paths → contents. */
 async function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {
@@ -57,6 +111,7 @@ export class Sandbox {
   ) {}
 
   static async start(image: string, limits: SandboxLimits, labels: Record<string, string> = {}): Promise<Sandbox> {
+    if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
     await ensureImage(image);
     let container: Docker.Container;
     try {
@@ -108,7 +163,8 @@ export class Sandbox {
     const prelude = [
       "exec 2>&1",
       ...(opts.killFirst ? ["kill -9 -1 2>/dev/null"] : []),
-      ...(input ? ["tar -x -f - -C / || { echo 'chainswe: cannot unpack input files'; exit 125; }"] : ["exec </dev/null"]),
+      ...(input ? ["tar -x -f - -C / || { echo 'chainswe: cannot unpack input files'; exit 125; }"] : []),
+      "exec </dev/null",
     ];
     let exec: Docker.Exec;
     let stream: Duplex;
@@ -126,27 +182,35 @@ export class Sandbox {
     }
     if (input) stream.end(input);
     const out = new CappedOutput(this.limits.maxOutputBytes);
+    const phase = new PhaseClock(started, opts);
     const sink = new PassThrough();
-    sink.on("data", (c: Buffer) => out.push(c));
+    sink.on("data", (c: Buffer) => {
+      out.push(c);
+      phase.see(c);
+    });
     docker().modem.demuxStream(stream, sink, sink);
     const ended = new Promise<"ended">((resolve) => {
       stream.on("end", () => resolve("ended"));
       stream.on("close", () => resolve("ended"));
       stream.on("error", () => resolve("ended"));
     });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<"timeout">((resolve) => {
-      if (opts.timeoutMs !== undefined) timer = setTimeout(() => resolve("timeout"), opts.timeoutMs);
-    });
-    const outcome = await Promise.race([ended, timeout]);
-    clearTimeout(timer);
-    const durationMs = Date.now() - started;
+    let outcome = await Promise.race([ended, phase.timeout]);
+    let info = await exec.inspect().catch(() => undefined);
+    // The stream can end while the process runs on (it closed its output): wait for it, within the limit.
+    while (outcome === "ended" && info?.Running) {
+      outcome = await Promise.race([sleep(200).then(() => "ended" as const), phase.timeout]);
+      info = await exec.inspect().catch(() => undefined);
+    }
+    phase.stop();
+    const durationMs = Date.now() - phase.startedAt;
     if (outcome === "timeout") {
       await this.killAll();
       stream.destroy();
+    } else if (!info) {
+      // the exec is gone: the container was removed or the engine went away — not the test's doing
+      throw new EnvironmentError(`exec in ${this.image} ended without an exit status (container removed or engine gone)`);
     }
-    const info = await exec.inspect().catch(() => undefined);
-    const exitCode = outcome === "timeout" || !info || info.Running ? null : info.ExitCode;
+    const exitCode = outcome === "timeout" || !info ? null : info.ExitCode;
     return { exitCode, output: out.text(), timedOut: outcome === "timeout", truncated: out.truncated, durationMs };
   }
 
@@ -201,19 +265,32 @@ export async function withSandbox<T>(
   }
 }
 
+/** Removes every container this process started, including any created meanwhile. */
 export async function removeLiveSandboxes(): Promise<void> {
-  await Promise.allSettled([...live].map((s) => s.remove()));
+  for (let round = 0; live.size > 0 && round < 5; round++) {
+    await Promise.allSettled([...live].map((s) => s.remove()));
+  }
 }
 
 let cleanupInstalled = false;
+let interrupted = false;
+
+/** True once Ctrl-C or SIGTERM arrived: the exit code is already decided. */
+export function wasInterrupted(): boolean {
+  return interrupted;
+}
 
 /** Ctrl-C and SIGTERM remove every container this process started before exiting. */
 export function installSignalCleanup(): void {
   if (cleanupInstalled) return;
   cleanupInstalled = true;
   const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    const code = signal === "SIGINT" ? 130 : 143;
+    // set now, so the exit code holds however the process ends
+    process.exitCode = code;
     process.stderr.write(`\n${signal}: removing ${live.size} container(s)…\n`);
-    void removeLiveSandboxes().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    void removeLiveSandboxes().finally(() => process.exit(code));
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);

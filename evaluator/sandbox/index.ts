@@ -1,4 +1,4 @@
-export { Sandbox, withSandbox, installSignalCleanup, removeLiveSandboxes, type ExecResult } from "./container";
+export { Sandbox, withSandbox, installSignalCleanup, removeLiveSandboxes, wasInterrupted, type ExecResult } from "./container";
 export { docker, assertEngine, ensureImage, imageExists, engineAddress } from "./docker";
 export { defaultLimits, type SandboxLimits } from "./limits";
 export { cloneAtCommit, imageFromDirectory, ensureRepoImage } from "./images";
