@@ -6,6 +6,7 @@ import { registerEvaluate } from "./evaluate";
 import { registerReport } from "./report";
 import { registerValidate } from "./validate";
 import { registerDemo } from "./demo";
+import { registerDataset } from "./dataset";
 
 export async function main(argv: string[]): Promise<void> {
   const program = new Command("chainswe")
@@ -15,6 +16,7 @@ export async function main(argv: string[]): Promise<void> {
   registerEvaluate(program);
   registerReport(program);
   registerDemo(program);
+  registerDataset(program);
   try {
     await program.parseAsync(argv);
   } catch (e) {

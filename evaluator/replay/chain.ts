@@ -44,30 +44,34 @@ export function checkChainForReplay(chain: Chain): LogParser {
   }
 }
 
-/** Builds G(0..n) inside the container; returns their commit ids. */
-async function buildGoldStates(sandbox: Sandbox, chain: Chain): Promise<string[]> {
+/** The gold patches of a chain, as files for the gold-states script. */
+function goldFiles(chain: Chain): Record<string, string> {
   const files: Record<string, string> = {};
   for (const bug of chain.bug_fixes) {
     files[goldDiffPath(bug.order)] = bug.test_patch;
     files[goldFixPath(bug.order)] = bug.patch;
   }
-  const token = newToken();
-  const run = await sandbox.exec(goldStatesScript(token, chain.base_commit, chain.bug_fixes.length), { timeoutMs: 300_000, files });
-  const tags = taggedLines(run.output, token);
+  return files;
+}
+
+/** G(0..n) commit ids from the gold-states script's output; dataset errors name the bug. */
+function parseGoldStates(output: string, token: string, chain: Chain): string[] {
+  const tags = taggedLines(output, token);
   if (tags.some((t) => t.key === "NOBASE")) {
     throw new DatasetError(`base commit ${chain.base_commit} is not in ${chain.docker_image}'s /testbed repository`, chain.continuous_id);
   }
   const broken = tags.find((t) => t.key === "BROKEN");
   if (broken) {
     const [order, which] = broken.rest.split(" ");
-    throw new DatasetError(`${which} patch does not apply on the gold state before it:\n${run.output.slice(-4000)}`, chain.continuous_id, Number(order));
+    throw new DatasetError(`${which} patch does not apply on the gold state before it:\n${output.slice(-4000)}`, chain.continuous_id, Number(order));
   }
   const states = Array.from({ length: chain.bug_fixes.length + 1 }, (_, k) => tags.find((t) => t.key === `G${k}`)?.rest);
-  if (run.exitCode !== 0 || states.some((s) => !s)) {
-    throw new EnvironmentError(`building gold states failed (exit ${run.exitCode}):\n${run.output.slice(-4000)}`);
-  }
+  if (states.some((s) => !s)) throw new EnvironmentError(`building gold states failed:\n${output.slice(-4000)}`);
   return states as string[];
 }
+
+/** Work a bug's exec does first (the chain's gold states, for bug 1), checked before the bug's own lines. */
+type Prelude = { script: string; files: Record<string, string>; check: (setupOutput: string) => void };
 
 type BugRun = { method: ApplyMethod | null; discarded: string[]; state: string; setupLog: string; run: ExecResult };
 
@@ -77,21 +81,24 @@ type BugRun = { method: ApplyMethod | null; discarded: string[]; state: string; 
  * lines, then a `<token> RUN` line, then the test command runs. Everything
  * after the first RUN line is test output; the time limit counts from it.
  */
-async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, start: string, goldPrev: string, patch: string, timeoutS: number): Promise<BugRun> {
+async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, at: { start: string; goldPrev: string }, patch: string, timeoutS: number, prelude?: Prelude): Promise<BugRun> {
+  const { start, goldPrev } = at;
   const unsafe = unsafePaths(patch);
   const usable = patch.trim() !== "" && unsafe.length === 0;
   const token = newToken();
   const run = `${token} RUN`;
   const script = [
+    ...(prelude ? [prelude.script] : []),
     bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [] }),
     `echo "${run}"`,
     testScript(bug.test_cmds),
   ].join("\n");
   // killFirst: whatever the previous test run left behind dies before the next bug's files go in
-  const files = { [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch };
+  const files = { ...prelude?.files, [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch };
   const result = await sandbox.exec(script, { files, killFirst: true, phaseMarker: run, timeoutMs: timeoutS * 1000 });
   const cut = result.output.indexOf(`${run}\n`);
   const setup = cut < 0 ? result.output : result.output.slice(0, cut);
+  prelude?.check(setup);
   const tags = taggedLines(setup, token);
   if (tags.some((t) => t.key === "TESTPATCH_FAILED")) {
     throw new DatasetError(`test patch does not apply:\n${setup.slice(-4000)}`, chain.continuous_id, bug.order);
@@ -118,10 +125,17 @@ function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
   return meta;
 }
 
-async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogParser, bug: Bug, start: string, goldPrev: string): Promise<BugArtifacts & { state: string }> {
+async function gradeOne(
+  sandbox: Sandbox,
+  input: ChainReplayInput,
+  parser: LogParser,
+  bug: Bug,
+  at: { start: string; goldPrev: string },
+  prelude?: Prelude,
+): Promise<BugArtifacts & { state: string }> {
   const prediction = input.predictions.get(bug.order);
   const patch = prediction?.model_patch ?? "";
-  const prep = await runBug(sandbox, input.chain, bug, start, goldPrev, patch, input.testTimeoutS);
+  const prep = await runBug(sandbox, input.chain, bug, at, patch, input.testTimeoutS, prelude);
   const { run } = prep;
   const token = newToken();
   // The output of an overflowing run is not trusted: the real summary may be out of view.
@@ -171,14 +185,25 @@ export async function replayChain(
   input: ChainReplayInput,
   onBug: (a: BugArtifacts) => void | Promise<void> = () => {},
 ): Promise<BugArtifacts[]> {
-  const parser = checkChainForReplay(input.chain);
-  const gold = await buildGoldStates(sandbox, input.chain);
+  const { chain } = input;
+  const parser = checkChainForReplay(chain);
+  // Bug 1's exec first builds every gold state G(1..n): one exec fewer per chain.
+  // G(0) is the base commit itself, so bug 1 needs none of them.
+  let gold: string[] = [chain.base_commit];
+  const goldToken = newToken();
+  const prelude: Prelude = {
+    script: goldStatesScript(goldToken, chain.base_commit, chain.bug_fixes.length),
+    files: goldFiles(chain),
+    check: (setupOutput) => {
+      gold = parseGoldStates(setupOutput, goldToken, chain);
+    },
+  };
   const out: BugArtifacts[] = [];
-  let agentState = gold[0]!;
-  for (const bug of input.chain.bug_fixes) {
+  let agentState = chain.base_commit;
+  for (const bug of chain.bug_fixes) {
     const goldPrev = gold[bug.order - 1]!;
     const start = input.mode === "oracle" ? goldPrev : agentState;
-    const result = await gradeOne(sandbox, input, parser, bug, start, goldPrev);
+    const result = await gradeOne(sandbox, input, parser, bug, { start, goldPrev }, bug.order === 1 ? prelude : undefined);
     agentState = result.state;
     out.push(result);
     await onBug(result);

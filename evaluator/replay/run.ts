@@ -78,7 +78,10 @@ async function runChain(o: EvaluateOptions, chain: Chain, removals: Promise<void
     );
     return graded.map((a) => a.bug);
   } finally {
-    removals.push(sandbox.remove());
+    // awaited (and any failure surfaced) by gradeChains once every chain is done
+    const removal = sandbox.remove();
+    removal.catch(() => {});
+    removals.push(removal);
   }
 }
 

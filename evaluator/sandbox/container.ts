@@ -104,6 +104,8 @@ async function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {
 }
 
 export class Sandbox {
+  private removal: Promise<void> | undefined;
+
   private constructor(
     readonly container: Docker.Container,
     readonly image: string,
@@ -239,14 +241,18 @@ export class Sandbox {
     }
   }
 
-  /** Always safe to call; the container and its anonymous volumes are gone afterwards. */
-  async remove(): Promise<void> {
-    try {
-      await this.container.remove({ force: true, v: true });
-    } catch (e) {
-      if ((e as { statusCode?: number }).statusCode !== 404) throw coerceError(e);
-    }
-    live.delete(this);
+  /** Always safe to call, also twice at once; the container and its anonymous volumes are gone afterwards. */
+  remove(): Promise<void> {
+    // one removal per container, however many callers (the chain's finally, Ctrl-C) ask
+    this.removal ??= this.container
+      .remove({ force: true, v: true })
+      .catch((e: unknown) => {
+        if ((e as { statusCode?: number }).statusCode !== 404) throw coerceError(e);
+      })
+      .then(() => {
+        live.delete(this);
+      });
+    return this.removal;
   }
 }
 

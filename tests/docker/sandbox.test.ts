@@ -161,13 +161,16 @@ describe("Ctrl-C", () => {
     const loop = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: OPS_V0.replace("def add(a, b):\n", "def add(a, b):\n    while True:\n        pass\n") }]);
     writeFileSync(join(dir, "dataset.jsonl"), `${JSON.stringify(tiny.chain)}\n`);
     writeFileSync(join(dir, "preds.jsonl"), `${JSON.stringify({ continuous_id: "tiny-chain", swebench_instance_id: "tiny-1", model_patch: loop, model_name_or_path: "looper" })}\n`);
-    const child = spawn(process.execPath, ["bin/chainswe.mjs", "evaluate", "--dataset", join(dir, "dataset.jsonl"), "--predictions", join(dir, "preds.jsonl"), "--mode", "seq", "--out", join(dir, "out"), "--timeout", "300"], { stdio: "ignore" });
+    const child = spawn(process.execPath, ["bin/chainswe.mjs", "evaluate", "--dataset", join(dir, "dataset.jsonl"), "--predictions", join(dir, "preds.jsonl"), "--mode", "seq", "--out", join(dir, "out"), "--timeout", "300"], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     for (let i = 0; i < 120 && (await sandboxContainers()).length === 0; i++) await new Promise((r) => setTimeout(r, 500));
     expect((await sandboxContainers()).length).toBe(1);
     await new Promise((r) => setTimeout(r, 3000));
     child.kill("SIGINT");
-    expect(await exited).toBe(130);
+    const code = await exited;
+    expect(code, stderr).toBe(130);
     expect(await sandboxContainers()).toEqual([]);
   });
 });

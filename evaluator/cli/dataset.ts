@@ -1,0 +1,71 @@
+/**
+ * `chainswe dataset import <file> --version v1`: a dataset version into the
+ * portal's database, whole or not at all.
+ * `chainswe db migrate`: the committed migrations (prisma/migrations) applied to
+ * DATABASE_URL with `prisma migrate deploy` (SQLite).
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { env } from "@/env";
+import { sqliteFilePath } from "@/lib/db-url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PRISMA_CLI = join(ROOT, "node_modules", "prisma", "build", "index.js");
+
+/** Prisma's "table does not exist": a database nobody has migrated. */
+function isMissingTable(e: unknown): boolean {
+  return typeof e === "object" && e !== null && "code" in e && e.code === "P2021";
+}
+
+async function importCommand(file: string, opts: { version: string }): Promise<void> {
+  // loaded here so that `chainswe evaluate` and friends never open the database
+  const { DatasetImportError, importDataset } = await import("@/lib/data/datasets");
+  try {
+    const imported = await importDataset(file, opts.version);
+    for (const w of imported.warnings) process.stderr.write(`warning: ${w}\n`);
+    const { chains, bugs, repos } = imported.stats;
+    process.stdout.write(`imported dataset ${imported.version}: ${chains} chains, ${bugs} bugs, ${repos} repos\n`);
+  } catch (e) {
+    if (isMissingTable(e)) {
+      process.stderr.write("chainswe: the database has no ChainSWE tables: run `chainswe db migrate` first\n");
+      process.exitCode = 1;
+      return;
+    }
+    // bad input, like the InputError main() reports with exit code 2
+    if (!(e instanceof DatasetImportError)) throw e;
+    process.stderr.write(`chainswe: ${e.message}\n`);
+    process.exitCode = 2;
+  }
+}
+
+/** Runs the project's own Prisma CLI; a relative DATABASE_URL stays relative to the caller's directory. */
+async function migrateCommand(): Promise<void> {
+  const url = env().DATABASE_URL;
+  if (sqliteFilePath(url) === null) {
+    throw new Error(`chainswe db migrate applies migrations to SQLite only; DATABASE_URL is not a file: URL`);
+  }
+  const args = [PRISMA_CLI, "migrate", "deploy", "--config", join(ROOT, "prisma.config.ts")];
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", resolve);
+  });
+  if (code !== 0) throw new Error(`prisma migrate deploy failed (exit code ${code})`);
+}
+
+export function registerDataset(program: Command): void {
+  const dataset = program.command("dataset").description("dataset versions in the portal's database");
+  dataset
+    .command("import <file>")
+    .description("validate a dataset (JSON array or JSONL) and store it as a new version, in one transaction")
+    .requiredOption("--version <name>", "the version to create, e.g. v1 (never overwritten)")
+    .action(importCommand);
+  program
+    .command("db")
+    .description("the portal's database (DATABASE_URL)")
+    .command("migrate")
+    .description("apply the committed migrations (prisma migrate deploy)")
+    .action(migrateCommand);
+}
