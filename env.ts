@@ -15,6 +15,12 @@ export const envSchema = z.object({
   /** largest test log kept per run; larger output is treated as untrustworthy */
   CHAINSWE_MAX_LOG_MB: int(32),
   CI: z.string().optional(),
+  /**
+   * The portal's database. SQLite by default (`file:` + a path; a relative path is
+   * taken from the current directory, the project root for `npm run …`, the site
+   * and the CLI).
+   */
+  DATABASE_URL: z.string().min(1).default("file:./data/chainswe.db"),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -31,4 +37,12 @@ export function env(): Env {
     cached = parsed.data;
   }
   return cached;
+}
+
+/**
+ * The Prisma CLI reads `env("DATABASE_URL")` from the schema itself and refuses to
+ * run without it; prisma.config.ts calls this so the default applies there too.
+ */
+export function exportDatabaseUrl(): void {
+  process.env.DATABASE_URL = env().DATABASE_URL;
 }

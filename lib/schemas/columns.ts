@@ -1,0 +1,97 @@
+/**
+ * What the database cannot type: closed sets of strings (SQLite has no enums)
+ * and JSON kept in String columns (portable between SQLite and PostgreSQL).
+ * prisma/schema.prisma names the schema of each such column; every write goes
+ * through `columnJson` and every read through `parseColumn`.
+ */
+import { z } from "zod";
+import { gradedBugSchema } from "./results";
+
+// ---------------------------------------------------------------- closed sets
+
+export const TEAM_ROLES = ["member", "admin"] as const;
+export const teamRoleSchema = z.enum(TEAM_ROLES);
+export type TeamRole = z.infer<typeof teamRoleSchema>;
+
+export const SUBMISSION_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+export const submissionStatusSchema = z.enum(SUBMISSION_STATUSES);
+export type SubmissionStatus = z.infer<typeof submissionStatusSchema>;
+
+/** private → pending_review → public | rejected; the team can withdraw back to private. */
+export const VISIBILITIES = ["private", "pending_review", "public", "rejected"] as const;
+export const visibilitySchema = z.enum(VISIBILITIES);
+export type Visibility = z.infer<typeof visibilitySchema>;
+
+export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
+export const jobStatusSchema = z.enum(JOB_STATUSES);
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+
+export const API_TOKEN_SCOPES = ["submit", "read"] as const;
+export const apiTokenScopesSchema = z.array(z.enum(API_TOKEN_SCOPES));
+export type ApiTokenScopes = z.infer<typeof apiTokenScopesSchema>;
+
+export const AUDIT_ACTIONS = [
+  "publication_approved",
+  "publication_rejected",
+  "submission_rerun",
+  "role_granted",
+  "role_revoked",
+] as const;
+export const auditActionSchema = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof auditActionSchema>;
+
+// ---------------------------------------------------------------- JSON columns
+
+/** DatasetVersion.stats */
+export const datasetStatsSchema = z.object({
+  chains: z.number().int().nonnegative(),
+  bugs: z.number().int().nonnegative(),
+  repos: z.number().int().nonnegative(),
+});
+export type DatasetStats = z.infer<typeof datasetStatsSchema>;
+
+/** Chain.extra, Bug.extra: a record's fields SPEC §1 does not name, kept as given. */
+export const extraFieldsSchema = z.record(z.string(), z.unknown());
+
+/** Bug.failToPass, Bug.passToPass */
+export const testIdsSchema = z.array(z.string());
+
+/** Bug.testCmds: run in order in one shell */
+export const testCmdsSchema = z.array(z.string().min(1)).min(1);
+
+/** BugResult.failToPass, BugResult.passToPass */
+export const testSplitSchema = gradedBugSchema.shape.fail_to_pass;
+
+/** BugResult.modelFiles, goldFiles, testFiles, discardedFiles */
+export const fileListSchema = z.array(z.string());
+
+/** System.links: paper, repository, model card… */
+export const systemLinksSchema = z.array(z.object({ label: z.string().min(1), url: z.url() }));
+export type SystemLinks = z.infer<typeof systemLinksSchema>;
+
+/** Submission.metadata: what the team says about the run, shown beside its results. */
+export const submissionMetadataSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean(), z.null()]),
+);
+export type SubmissionMetadata = z.infer<typeof submissionMetadataSchema>;
+
+// ---------------------------------------------------------------- reading and writing
+
+/** The text stored for a JSON column, validated first so nothing malformed is written. */
+export function columnJson<S extends z.ZodType>(schema: S, value: z.input<S>): string {
+  return JSON.stringify(schema.parse(value));
+}
+
+/** A JSON column read back; a stored value that no longer parses is a bug, named by column. */
+export function parseColumn<S extends z.ZodType>(schema: S, text: string, column: string): z.output<S> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${column}: stored value is not JSON (${(e as Error).message})`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${column}: stored value does not match its schema: ${parsed.error.message}`);
+  return parsed.data;
+}
