@@ -1,0 +1,17 @@
+export { claimJob, type ClaimOptions } from "./claim";
+export { heartbeatJob, type HeartbeatOptions } from "./heartbeat";
+export { completeJob, type CompleteOptions, type CompleteResult } from "./complete";
+export { failJob, releaseJob, type FailOptions, type ReleaseOptions } from "./fail";
+export { settleSubmission } from "./settle";
+export { backoffMs, failureOutcome, settledSubmissionStatus, type FailureOutcome } from "./policy";
+export { reapOrphanSandboxes, jobSandboxLabels, JOB_LABEL, LEASE_LABEL, SUBMISSION_LABEL } from "./reap";
+export { startWorkerPool, type WorkerPool, type WorkerPoolOptions } from "./worker";
+export {
+  DEFAULT_QUEUE_POLICY,
+  claimedJobSchema,
+  evaluationJobPayloadSchema,
+  type BackoffPolicy,
+  type ClaimedJob,
+  type EvaluationJobPayload,
+  type QueuePolicy,
+} from "./payload";

@@ -1,0 +1,65 @@
+/**
+ * Containers left behind by workers that died. A worker killed mid-chain (kill
+ * -9, OOM, power) cannot remove its sandbox, and the container would run on.
+ * Every queue sandbox is labelled with its job and the lease it ran under; a
+ * container is an orphan unless that job is still running under that very
+ * lease and the lease has not run out. Workers reap at start and whenever they
+ * claim a job an earlier attempt may have left a container for.
+ */
+import { docker } from "@/evaluator/sandbox";
+import { db } from "@/lib/db";
+import { coerceError } from "@/lib/errors";
+import type { ClaimedJob } from "./payload";
+
+export const JOB_LABEL = "chainswe.job";
+export const LEASE_LABEL = "chainswe.lease";
+export const SUBMISSION_LABEL = "chainswe.submission";
+
+/** Labels of the sandbox a claimed job runs in (next to Sandbox's own chainswe.sandbox=1). */
+export function jobSandboxLabels(job: ClaimedJob): Record<string, string> {
+  return {
+    [JOB_LABEL]: job.jobId,
+    [LEASE_LABEL]: job.leaseOwner,
+    [SUBMISSION_LABEL]: job.payload.submissionId,
+    "chainswe.chain": job.payload.continuousId,
+    "chainswe.mode": job.payload.mode,
+  };
+}
+
+type JobLease = { status: string; leaseOwner: string | null; leaseExpiresAt: Date | null };
+
+/** True when no live worker can be using a container labelled with this lease owner. */
+export function isOrphan(leaseLabel: string | undefined, job: JobLease | undefined, now: Date): boolean {
+  if (!job || job.status !== "running" || job.leaseOwner !== leaseLabel) return true;
+  return job.leaseExpiresAt === null || job.leaseExpiresAt.getTime() <= now.getTime();
+}
+
+/** Removes every orphaned queue sandbox; answers how many. Engine trouble is reported, never thrown. */
+export async function reapOrphanSandboxes(log: (line: string) => void, now: Date = new Date()): Promise<number> {
+  try {
+    const containers = await docker().listContainers({ all: true, filters: { label: [JOB_LABEL] } });
+    const ids = [...new Set(containers.map((c) => c.Labels[JOB_LABEL]).filter((id): id is string => !!id))];
+    const jobs = await db.evaluationJob.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, status: true, leaseOwner: true, leaseExpiresAt: true },
+    });
+    const byId = new Map(jobs.map((j) => [j.id, j]));
+    let reaped = 0;
+    for (const c of containers) {
+      const jobId = c.Labels[JOB_LABEL];
+      if (!isOrphan(c.Labels[LEASE_LABEL], jobId ? byId.get(jobId) : undefined, now)) continue;
+      await docker()
+        .getContainer(c.Id)
+        .remove({ force: true, v: true })
+        .catch((e: unknown) => {
+          if ((e as { statusCode?: number }).statusCode !== 404) throw e;
+        });
+      log(`removed orphaned sandbox ${c.Id.slice(0, 12)} of job ${jobId} (lease ${c.Labels[LEASE_LABEL]})`);
+      reaped++;
+    }
+    return reaped;
+  } catch (e) {
+    log(`could not reap orphaned sandboxes: ${coerceError(e).message}`);
+    return 0;
+  }
+}

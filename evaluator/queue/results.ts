@@ -1,0 +1,45 @@
+/**
+ * A graded bug as a BugResult row: the GradedBug the replay produced, less what
+ * the submission (mode, system) and the prediction (cost, tokens) already hold.
+ * Every JSON column goes through columnJson, so nothing malformed is stored.
+ */
+import type { BugArtifacts } from "@/evaluator/replay";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { columnJson, fileListSchema, testSplitSchema } from "@/lib/schemas/columns";
+
+export function bugResultRow(submissionId: string, a: BugArtifacts): Prisma.BugResultCreateManyInput {
+  const b = a.bug;
+  return {
+    submissionId,
+    continuousId: b.continuous_id,
+    order: b.order,
+    swebenchInstanceId: b.swebench_instance_id,
+    resolved: b.resolved,
+    patchApplied: b.patch_applied,
+    applyMethod: b.apply_method,
+    fingerprint: b.fingerprint,
+    tampered: b.tampered,
+    failToPass: columnJson(testSplitSchema, b.fail_to_pass),
+    passToPass: columnJson(testSplitSchema, b.pass_to_pass),
+    exitCode: b.exit_code,
+    timedOut: b.timed_out,
+    durationS: b.duration_s,
+    modelFiles: columnJson(fileListSchema, b.model_files),
+    goldFiles: columnJson(fileListSchema, b.gold_files),
+    testFiles: columnJson(fileListSchema, b.test_files),
+    discardedFiles: columnJson(fileListSchema, b.discarded_files),
+    log: a.log,
+  };
+}
+
+/** The bugs of one chain must be that chain's, each order once: anything else is a bug in the caller. */
+export function assertOneChain(continuousId: string, bugs: BugArtifacts[]): void {
+  const orders = new Set<number>();
+  for (const { bug } of bugs) {
+    if (bug.continuous_id !== continuousId) {
+      throw new Error(`result for chain ${bug.continuous_id} handed in for a job of chain ${continuousId}`);
+    }
+    if (orders.has(bug.order)) throw new Error(`bug ${bug.order} of ${continuousId} handed in twice`);
+    orders.add(bug.order);
+  }
+}

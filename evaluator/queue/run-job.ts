@@ -1,0 +1,131 @@
+/**
+ * One claimed job, start to end: load the chain and the submission's
+ * predictions, replay the chain in one sandbox while heartbeating the lease,
+ * hand the graded bugs in. Like graphile-worker's worker, a claimed job always
+ * ends as complete or fail (or, when the pool stops, is released); the only
+ * exception is a database that cannot be written, and then the lease runs out
+ * and another worker claims the job again.
+ */
+import { replayChain, type BugArtifacts } from "@/evaluator/replay";
+import { Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { getChain } from "@/lib/data/datasets";
+import { getChainPredictions } from "@/lib/data/submissions";
+import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
+import { completeJob } from "./complete";
+import { failJob, releaseJob } from "./fail";
+import { heartbeatJob } from "./heartbeat";
+import type { ClaimedJob, QueuePolicy } from "./payload";
+import { jobSandboxLabels } from "./reap";
+
+export type ChainRunContext = { policy: QueuePolicy; limits: SandboxLimits; log: (line: string) => void };
+
+/** Why a run stopped before its chain was graded. */
+type AbortReason = "lease_lost" | "released";
+
+export class ChainRun {
+  private abortReason: AbortReason | undefined;
+  private sandbox: Sandbox | undefined;
+
+  constructor(
+    readonly job: ClaimedJob,
+    private readonly ctx: ChainRunContext,
+  ) {}
+
+  private get name(): string {
+    const { payload, attempts } = this.job;
+    return `${payload.continuousId} (${payload.mode}, job ${this.job.jobId}, attempt ${attempts})`;
+  }
+
+  /**
+   * Stops the chain now: its container goes, so the replay's next exec fails.
+   * "released" gives the job back to the queue; "lease_lost" drops the work.
+   */
+  abort(reason: AbortReason): void {
+    this.abortReason ??= reason;
+    void this.sandbox?.remove().catch(() => {});
+  }
+
+  private throwIfAborted(): void {
+    if (this.abortReason) throw new EnvironmentError(`chain run aborted: ${this.abortReason}`);
+  }
+
+  /** Heartbeats every third of the lease; losing the lease aborts the run. */
+  private keepLease(): () => void {
+    const { jobId, leaseOwner } = this.job;
+    let beating = false;
+    const timer = setInterval(() => {
+      if (beating) return;
+      beating = true;
+      heartbeatJob({ jobId, workerId: leaseOwner, leaseMs: this.ctx.policy.leaseMs })
+        .then((owned) => {
+          if (owned) return;
+          this.ctx.log(`${this.name}: lease lost (taken over or cancelled); stopping the chain`);
+          this.abort("lease_lost");
+        })
+        // the lease may well still hold: try again at the next beat
+        .catch((e: unknown) => this.ctx.log(`${this.name}: heartbeat failed: ${coerceError(e).message}`))
+        .finally(() => (beating = false));
+    }, Math.max(250, Math.floor(this.ctx.policy.leaseMs / 3)));
+    return () => clearInterval(timer);
+  }
+
+  private async grade(): Promise<BugArtifacts[]> {
+    const { payload } = this.job;
+    const chain = await getChain(payload.datasetVersion, payload.continuousId);
+    if (!chain) throw new DatasetError(`no chain ${payload.continuousId} in dataset version ${payload.datasetVersion}`, payload.continuousId);
+    const predictions = await getChainPredictions(payload.submissionId, payload.continuousId);
+    this.throwIfAborted();
+    const sandbox = await Sandbox.start(chain.docker_image, this.ctx.limits, jobSandboxLabels(this.job));
+    this.sandbox = sandbox;
+    try {
+      this.throwIfAborted();
+      const input = { chain, mode: payload.mode, system: payload.system, predictions, testTimeoutS: this.ctx.limits.testTimeoutS };
+      return await replayChain(sandbox, input, (a) => {
+        this.ctx.log(`${this.name}: bug ${a.bug.order} ${a.bug.resolved ? "resolved" : `unresolved (${a.bug.fingerprint})`}`);
+      });
+    } finally {
+      this.sandbox = undefined;
+      await sandbox.remove().catch((e: unknown) => this.ctx.log(`${this.name}: removing the sandbox failed: ${coerceError(e).message}`));
+    }
+  }
+
+  /** Ends an attempt that did not hand in results: released, dropped, or failed (retried or not). */
+  private async endWithout(error: unknown): Promise<void> {
+    const { jobId, leaseOwner } = this.job;
+    if (this.abortReason === "released") {
+      const released = await releaseJob({ jobId, workerId: leaseOwner, reason: "the worker stopped" });
+      this.ctx.log(`${this.name}: ${released ? "released back to the queue" : "not released (no longer ours)"}`);
+      return;
+    }
+    const outcome = await failJob({ jobId, workerId: leaseOwner, error, policy: this.ctx.policy });
+    if (!outcome) this.ctx.log(`${this.name}: no longer ours; nothing recorded (${coerceError(error).message.split("\n")[0]})`);
+    else if (outcome.status === "failed") this.ctx.log(`${this.name}: failed: ${outcome.lastError}`);
+    else this.ctx.log(`${this.name}: will retry after ${outcome.runAfter.toISOString()}: ${outcome.lastError.split("\n")[0]}`);
+  }
+
+  /** Runs the job to its end. Never throws: every failure is recorded on the job or logged. */
+  async run(): Promise<void> {
+    this.ctx.log(`${this.name}: claimed`);
+    const stopBeating = this.keepLease();
+    try {
+      let bugs: BugArtifacts[];
+      try {
+        bugs = await this.grade();
+      } catch (e) {
+        return await this.endWithout(e);
+      } finally {
+        stopBeating();
+      }
+      const { jobId, leaseOwner } = this.job;
+      try {
+        const done = await completeJob({ jobId, workerId: leaseOwner, bugs });
+        const resolved = bugs.filter((a) => a.bug.resolved).length;
+        this.ctx.log(done.accepted ? `${this.name}: done, ${resolved}/${bugs.length} resolved` : `${this.name}: no longer ours; results discarded`);
+      } catch (e) {
+        await this.endWithout(e);
+      }
+    } catch (e) {
+      this.ctx.log(`${this.name}: could not record the outcome (the lease will run out and the job be retried): ${coerceError(e).stack}`);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Keeps Submission.status in step with its jobs. Called inside the transaction
+ * that changed a job, so a submission never shows completed while a chain's
+ * results are missing, or running after its last chain finished.
+ */
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { jobStatusSchema, submissionStatusSchema, type SubmissionStatus } from "@/lib/schemas/columns";
+import { settledSubmissionStatus } from "./policy";
+
+export type Tx = Prisma.TransactionClient;
+
+export async function settleSubmission(tx: Tx, submissionId: string): Promise<SubmissionStatus> {
+  const submission = await tx.submission.findUniqueOrThrow({ where: { id: submissionId }, select: { status: true } });
+  const rows = await tx.evaluationJob.findMany({ where: { submissionId }, select: { status: true, attempts: true } });
+  const current = submissionStatusSchema.parse(submission.status);
+  const next = settledSubmissionStatus(
+    current,
+    rows.map((r) => ({ status: jobStatusSchema.parse(r.status), attempts: r.attempts })),
+  );
+  if (next !== current) {
+    await tx.submission.update({ where: { id: submissionId }, data: { status: next } });
+  }
+  return next;
+}

@@ -1,0 +1,89 @@
+/**
+ * The embedded worker pool: `concurrency` slots, each claiming one chain at a
+ * time and replaying it (run-job.ts). Each slot is its own lease owner
+ * ("<workerId>/<slot>"), so two slots of one process never act on each other's
+ * jobs. Nothing is kept in memory that the database does not also hold: a pool
+ * killed at any moment loses at most the chains it was replaying, which are
+ * claimed again once their leases run out.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { defaultLimits, type SandboxLimits } from "@/evaluator/sandbox";
+import { coerceError } from "@/lib/errors";
+import { claimJob } from "./claim";
+import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type QueuePolicy } from "./payload";
+import { reapOrphanSandboxes } from "./reap";
+import { ChainRun } from "./run-job";
+
+export type WorkerPoolOptions = {
+  concurrency: number;
+  leaseMs: number;
+  /** how long an idle slot waits before looking for work again */
+  pollMs: number;
+  /** unique among the workers sharing the database, e.g. host:pid */
+  workerId: string;
+  maxAttempts?: number;
+  backoff?: BackoffPolicy;
+  limits?: SandboxLimits;
+  log?: (line: string) => void;
+  /** remove dead workers' sandboxes (default true); off only where no Docker engine is meant to be reached */
+  reapOrphans?: boolean;
+};
+
+export type WorkerPool = {
+  /**
+   * Stops claiming. By default waits for the chains being replayed to finish;
+   * with `release`, aborts them (their sandboxes are removed) and gives their
+   * jobs back to the queue at once, for a quick shutdown.
+   */
+  stop(opts?: { release?: boolean }): Promise<void>;
+};
+
+type Slot = { workerId: string; run: ChainRun | undefined };
+
+export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
+  const policy: QueuePolicy = {
+    leaseMs: o.leaseMs,
+    maxAttempts: o.maxAttempts ?? DEFAULT_QUEUE_POLICY.maxAttempts,
+    backoff: o.backoff ?? DEFAULT_QUEUE_POLICY.backoff,
+  };
+  const log = o.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`));
+  const ctx = { policy, limits: o.limits ?? defaultLimits(), log };
+  const idle = new AbortController();
+  let stopping = false;
+
+  const reap = () => (o.reapOrphans === false ? Promise.resolve(0) : reapOrphanSandboxes(log));
+  const rest = () => sleep(o.pollMs, undefined, { signal: idle.signal }).catch(() => {});
+
+  async function loop(slot: Slot): Promise<void> {
+    while (!stopping) {
+      let job;
+      try {
+        job = await claimJob({ workerId: slot.workerId, policy });
+      } catch (e) {
+        log(`${slot.workerId}: claiming failed: ${coerceError(e).message}`);
+      }
+      if (!job) {
+        await rest();
+        continue;
+      }
+      // an earlier attempt's worker may have died with its sandbox still running
+      if (job.attempts > 1) await reap();
+      slot.run = new ChainRun(job, ctx);
+      await slot.run.run();
+      slot.run = undefined;
+    }
+  }
+
+  const slots: Slot[] = Array.from({ length: Math.max(1, o.concurrency) }, (_, i) => ({ workerId: `${o.workerId}/${i}`, run: undefined }));
+  const started = reap().then(() => Promise.all(slots.map(loop)));
+  log(`worker ${o.workerId}: ${slots.length} slot(s), lease ${policy.leaseMs} ms, up to ${policy.maxAttempts} attempt(s) per chain`);
+
+  return {
+    async stop(opts = {}) {
+      stopping = true;
+      idle.abort();
+      if (opts.release) for (const slot of slots) slot.run?.abort("released");
+      await started;
+    },
+  };
+}
