@@ -17,6 +17,7 @@ export async function main(argv: string[]): Promise<void> {
   registerReport(program);
   registerDemo(program);
   registerDataset(program);
+  (await import("./worker")).registerWorker(program);
   try {
     await program.parseAsync(argv);
   } catch (e) {
