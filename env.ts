@@ -21,6 +21,25 @@ export const envSchema = z.object({
    * and the CLI).
    */
   DATABASE_URL: z.string().min(1).default("file:./data/chainswe.db"),
+  /**
+   * Signs the site's session cookies (next-auth reads it as NEXTAUTH_SECRET).
+   * Required in production; `scripts/demo.sh` makes one per machine in data/.
+   */
+  NEXTAUTH_SECRET: z.string().min(16).optional(),
+  /** the site's public URL, for OAuth callbacks and links the CLI prints */
+  NEXTAUTH_URL: z.url().optional(),
+  /** GitHub OAuth sign-in is offered when both are set */
+  GITHUB_ID: z.string().min(1).optional(),
+  GITHUB_SECRET: z.string().min(1).optional(),
+  /** submissions a team may make per 24 hours (failed and cancelled ones do not count) */
+  CHAINSWE_DAILY_QUOTA: int(20),
+  /** largest predictions upload, and largest single model patch */
+  CHAINSWE_MAX_UPLOAD_MB: int(100),
+  CHAINSWE_MAX_PATCH_KB: int(2048),
+  /** worker slots the site runs in its own process; 0 leaves evaluation to `chainswe worker` */
+  CHAINSWE_SITE_WORKERS: z.coerce.number().int().nonnegative().default(1),
+  /** how long a claimed chain stays leased without a heartbeat */
+  CHAINSWE_LEASE_S: int(60),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,14 +1,23 @@
 import type { ReactNode } from "react";
+import { SiteHeader } from "@/components/SiteHeader";
+import { getViewer } from "@/lib/auth/viewer";
+import { headerFacts } from "@/lib/data/site";
+import "./globals.css";
 
 export const metadata = {
   title: "ChainSWE",
   description: "A benchmark for coding agents fixing chains of dependent bugs",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+// every page reads the session and the database
+export const dynamic = "force-dynamic";
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const [viewer, facts] = await Promise.all([getViewer(), headerFacts()]);
   return (
     <html lang="en">
-      <body style={{ fontFamily: "system-ui, sans-serif", margin: "2rem auto", maxWidth: "60rem", padding: "0 1rem" }}>
+      <body>
+        <SiteHeader viewer={viewer} facts={facts} />
         {children}
       </body>
     </html>

@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 export function sqliteFilePath(url: string): string | null {
   if (!url.startsWith("file:")) return null;
   const path = url.slice("file:".length).split("?")[0] ?? "";
-  return path === "" || path === ":memory:" ? null : resolve(path);
+  return path === "" || path === ":memory:" ? null : resolve(/*turbopackIgnore: true*/ path);
 }
 
 /** better-sqlite3 creates the file but not its folder: make the folder. */

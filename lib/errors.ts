@@ -29,6 +29,17 @@ export class InputError extends Error {
   }
 }
 
+/** A bad form or API field (not a line of a file): shown beside the field; nothing was changed. */
+export class FieldError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = "FieldError";
+  }
+}
+
 /** The dataset itself is wrong (e.g. a test patch that does not apply). Not a grade. */
 export class DatasetError extends Error {
   constructor(

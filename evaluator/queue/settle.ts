@@ -18,7 +18,8 @@ export async function settleSubmission(tx: Tx, submissionId: string): Promise<Su
     rows.map((r) => ({ status: jobStatusSchema.parse(r.status), attempts: r.attempts })),
   );
   if (next !== current) {
-    await tx.submission.update({ where: { id: submissionId }, data: { status: next } });
+    const ended = next === "completed" || next === "failed" || next === "cancelled";
+    await tx.submission.update({ where: { id: submissionId }, data: { status: next, finishedAt: ended ? new Date() : null } });
   }
   return next;
 }

@@ -54,3 +54,15 @@ export async function ensureSystem(ref: SystemRef): Promise<string> {
     return system.id;
   }
 }
+
+export type SystemChoice = { id: string; name: string; model: string; contextConfig: string; teamId: string; teamName: string };
+
+/** The systems the viewer may submit for: those of every team they belong to. */
+export async function systemsForTeams(teamIds: string[]): Promise<SystemChoice[]> {
+  const rows = await db.system.findMany({
+    where: { teamId: { in: teamIds } },
+    orderBy: [{ team: { name: "asc" } }, { name: "asc" }],
+    select: { id: true, name: true, model: true, contextConfig: true, teamId: true, team: { select: { name: true } } },
+  });
+  return rows.map(({ team, ...s }) => ({ ...s, teamName: team.name }));
+}

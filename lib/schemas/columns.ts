@@ -5,6 +5,7 @@
  * through `columnJson` and every read through `parseColumn`.
  */
 import { z } from "zod";
+import { modeSchema } from "./prediction";
 import { gradedBugSchema } from "./results";
 
 // ---------------------------------------------------------------- closed sets
@@ -36,6 +37,7 @@ export const AUDIT_ACTIONS = [
   "submission_rerun",
   "role_granted",
   "role_revoked",
+  "submission_cancelled",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -49,6 +51,9 @@ export const datasetStatsSchema = z.object({
   repos: z.number().int().nonnegative(),
 });
 export type DatasetStats = z.infer<typeof datasetStatsSchema>;
+
+/** DatasetVersion.modes: the modes a version accepts submissions in. */
+export const datasetModesSchema = z.array(modeSchema).min(1);
 
 /** Chain.extra, Bug.extra: a record's fields SPEC §1 does not name, kept as given. */
 export const extraFieldsSchema = z.record(z.string(), z.unknown());
@@ -75,6 +80,16 @@ export const submissionMetadataSchema = z.record(
   z.union([z.string(), z.number(), z.boolean(), z.null()]),
 );
 export type SubmissionMetadata = z.infer<typeof submissionMetadataSchema>;
+
+/** EvaluationJob.progress: the running attempt's bugs, in order, as each is graded. */
+export const jobProgressSchema = z.array(
+  z.object({
+    order: z.number().int().positive(),
+    resolved: z.boolean(),
+    fingerprint: z.string().nullable(),
+  }),
+);
+export type JobProgress = z.infer<typeof jobProgressSchema>;
 
 // ---------------------------------------------------------------- reading and writing
 

@@ -1,0 +1,30 @@
+/**
+ * The viewer of the current request, for pages, server actions and route
+ * handlers: the signed-in user (session cookie) or, for the HTTP API, the user
+ * an `Authorization: Bearer` token stands for.
+ */
+import "server-only";
+import { getServerSession } from "next-auth";
+import { viewerForToken } from "@/lib/data/api-tokens";
+import { viewerById, type Viewer } from "@/lib/data/users";
+import type { ApiTokenScopes } from "@/lib/schemas/columns";
+import { authOptions } from "./options";
+
+/** The signed-in viewer, or null for a visitor. */
+export async function getViewer(): Promise<Viewer | null> {
+  const session = (await getServerSession(authOptions())) as { userId?: string } | null;
+  return session?.userId ? viewerById(session.userId) : null;
+}
+
+/**
+ * For API routes: a bearer token when the request carries one (and then only
+ * the token counts, valid or not), else the session cookie.
+ */
+export async function getRequestViewer(req: Request, scope: ApiTokenScopes[number]): Promise<Viewer | null> {
+  const header = req.headers.get("authorization");
+  if (header) {
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    return m?.[1] ? viewerForToken(m[1], scope) : null;
+  }
+  return getViewer();
+}

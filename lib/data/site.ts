@@ -1,0 +1,11 @@
+/** Facts the site header shows on every page. */
+import { db } from "@/lib/db";
+import type { HeaderFacts } from "@/components/SiteHeader";
+
+export async function headerFacts(): Promise<HeaderFacts> {
+  const [version, newest] = await Promise.all([
+    db.datasetVersion.findFirst({ orderBy: { createdAt: "desc" }, select: { version: true } }),
+    db.submission.findFirst({ where: { visibility: "public", status: "completed" }, orderBy: { finishedAt: "desc" }, select: { finishedAt: true } }),
+  ]);
+  return { datasetVersion: version?.version ?? null, newestResult: newest?.finishedAt ?? null };
+}
