@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ClaimedJob } from "./payload";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "./test-db";
+import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let queue: typeof import("./index");

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_GOLD_SEQ, openTestDb } from "./test-db";
+import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let queue: typeof import("./index");

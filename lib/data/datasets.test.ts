@@ -4,21 +4,19 @@
  * Every test imports under its own version into the one database, so each also
  * checks that it left the others alone.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDataset } from "@/evaluator/dataset";
 import { InputError } from "@/lib/errors";
+import { DEMO_DATASET as DEMO, ROOT, openTestDb } from "@/lib/testing/test-db";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const DEMO = join(ROOT, "demo", "dataset.jsonl");
 const UNITS = join(ROOT, "tests", "fixtures", "inputs", "units-chains.jsonl");
 
 let dir: string;
 let data: typeof import("./datasets");
 let db: typeof import("@/lib/db").db;
+let close: () => Promise<void>;
 
 /** What the database holds, to show a failed import wrote nothing. */
 async function rowCounts() {
@@ -38,22 +36,12 @@ async function demoRecords(): Promise<Record<string, unknown>[]> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "chainswe-db-"));
-  const url = `file:${join(dir, "test.db")}`;
-  const prisma = join(ROOT, "node_modules", "prisma", "build", "index.js");
-  execFileSync(process.execPath, [prisma, "migrate", "deploy", "--config", join(ROOT, "prisma.config.ts")], {
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "pipe",
-  });
-  vi.stubEnv("DATABASE_URL", url);
-  data = await import("./datasets");
-  db = (await import("@/lib/db")).db;
+  const t = await openTestDb({ importDemo: false });
+  ({ dir, db, close, datasets: data } = t);
 }, 60_000);
 
 afterAll(async () => {
-  await db?.$disconnect();
-  vi.unstubAllEnvs();
-  await rm(dir, { recursive: true, force: true });
+  await close?.();
 });
 
 describe("importDataset", () => {

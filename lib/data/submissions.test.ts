@@ -6,7 +6,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDataset, loadPredictions } from "@/evaluator/dataset";
-import { DEMO_DATASET, DEMO_GOLD_SEQ, openTestDb } from "@/evaluator/queue/test-db";
+import { DEMO_DATASET, DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
 import { InputError } from "@/lib/errors";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;

@@ -1,7 +1,7 @@
 /**
- * For the queue's tests: a real SQLite file in a temp dir, migrated with the
- * committed migrations (as lib/data/datasets.test.ts does), the demo dataset
- * imported as "v1", and helpers to make submissions and fake graded chains.
+ * For tests that need the database: a real SQLite file in a temp dir, migrated
+ * with the committed migrations (`prisma migrate deploy`), the demo dataset
+ * imported as "v1" unless told not to, and helpers to fake graded chains.
  * Modules that touch the database are imported after DATABASE_URL points at
  * the file, so the lib/db singleton opens it and nothing else.
  */
@@ -18,8 +18,8 @@ export const ROOT = new URL("../../", import.meta.url).pathname;
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
 
-export async function openTestDb() {
-  const dir = await mkdtemp(join(tmpdir(), "chainswe-queue-"));
+export async function openTestDb(opts: { importDemo?: boolean } = {}) {
+  const dir = await mkdtemp(join(tmpdir(), "chainswe-db-"));
   const url = `file:${join(dir, "test.db")}`;
   const prisma = join(ROOT, "node_modules", "prisma", "build", "index.js");
   execFileSync(process.execPath, [prisma, "migrate", "deploy", "--config", join(ROOT, "prisma.config.ts")], {
@@ -30,7 +30,7 @@ export async function openTestDb() {
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
   const { db } = await import("@/lib/db");
   const datasets = await import("@/lib/data/datasets");
-  await datasets.importDataset(DEMO_DATASET, "v1");
+  if (opts.importDemo !== false) await datasets.importDataset(DEMO_DATASET, "v1");
   const submissions = await import("@/lib/data/submissions");
   const close = async () => {
     await db.$disconnect();
