@@ -40,6 +40,45 @@ export class FieldError extends Error {
   }
 }
 
+/**
+ * The thing asked for does not exist, or the viewer may not read it: the two
+ * are answered alike (404) so ids cannot be probed (lib/authz.ts).
+ */
+export class NotFoundError extends Error {
+  constructor(what: string) {
+    super(`${what} not found`);
+    this.name = "NotFoundError";
+  }
+}
+
+/** The viewer can see the thing but may not do this to it (403). */
+export class ForbiddenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ForbiddenError";
+  }
+}
+
+/** Not signed in, or the API token is missing, revoked or lacks the scope (401). */
+export class UnauthorizedError extends Error {
+  constructor(message = "sign in or send Authorization: Bearer <token> with the needed scope") {
+    super(message);
+    this.name = "UnauthorizedError";
+  }
+}
+
+/** A limit the request went over (size, daily quota): 413 or 429, named by `status`. */
+export class LimitError extends Error {
+  constructor(
+    message: string,
+    readonly status: 413 | 429,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "LimitError";
+  }
+}
+
 /** The dataset itself is wrong (e.g. a test patch that does not apply). Not a grade. */
 export class DatasetError extends Error {
   constructor(
