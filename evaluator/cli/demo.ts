@@ -1,7 +1,7 @@
 /**
- * `chainswe demo`: the shipped demo benchmark end to end — repository images
- * built locally (no registry needed), every demo system evaluated in every
- * mode it ships, then the report.
+ * `chainswe demo`: the shipped demo benchmark — repository images built
+ * locally (no registry needed); `run` evaluates every demo system in every mode
+ * it ships and prints the report; `seed` puts it all in the portal's database.
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -49,6 +49,19 @@ export function registerDemo(program: Command): void {
     .action(async () => {
       await assertEngine();
       await ensureDemoImages(await loadDataset(DEMO_DATASET), (s) => process.stderr.write(`${s}\n`));
+    });
+  demo
+    .command("seed")
+    .description("the portal's demo data: dataset version \"demo\", the demo team's systems, their submissions queued and published")
+    .action(async () => {
+      const { seedDemo, DEMO_VERSION, DEMO_TEAM } = await import("@/lib/data/demo-seed");
+      const seeded = await seedDemo(DEMO_DATASET, await demoPredictionFiles());
+      if (seeded.imported) process.stderr.write(`imported ${DEMO_DATASET} as dataset version ${DEMO_VERSION}\n`);
+      process.stderr.write(
+        seeded.created.length
+          ? `queued and published ${seeded.created.length} submission(s) of team "${DEMO_TEAM}"\n`
+          : `the demo submissions are already there\n`,
+      );
     });
   demo
     .command("run")

@@ -1,0 +1,27 @@
+/**
+ * Once per browser-test run: the demo images, a production build, a fresh
+ * database and the site serving it (with its worker). The specs reach it at
+ * E2E_BASE_URL and its database at E2E_DATABASE_URL (set here, inherited by
+ * the test workers).
+ */
+import { rmSync } from "node:fs";
+import { buildSite, chainswe, freshDatabase, startSite, type Site } from "./site";
+
+export const E2E_PORT = Number(process.env.CHAINSWE_E2E_PORT ?? 3210);
+
+let site: Site | undefined;
+let dir: string | undefined;
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  buildSite();
+  const db = freshDatabase("shared");
+  dir = db.dir;
+  chainswe(db.url, ["demo", "images"]);
+  site = await startSite({ dbUrl: db.url, port: E2E_PORT });
+  process.env.E2E_BASE_URL = site.url;
+  process.env.E2E_DATABASE_URL = db.url;
+  return async () => {
+    await site?.stop();
+    if (process.env.CI !== "true" && process.env.CHAINSWE_E2E_KEEP !== "1" && dir) rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The browser tests' harness: the real site (`next start` on a production
+ * build in its own directory), on a real SQLite file, with its embedded worker
+ * replaying chains in real Docker containers. A test that needs to kill and
+ * restart the server starts its own site on its own database.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export const ROOT = new URL("../../", import.meta.url).pathname;
+export const DIST = ".next-e2e";
+export const DEMO_VERSION = "demo";
+export const SECRET = "e2e-secret-e2e-secret-e2e-secret";
+const CLI = join(ROOT, "bin", "chainswe.mjs");
+const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
+
+/** Runs the project's CLI against a database, as a user would; throws with its output on failure. */
+export function chainswe(dbUrl: string, args: string[], input?: string): string {
+  try {
+    return execFileSync(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: dbUrl },
+      input,
+      stdio: ["pipe", "pipe", "pipe"],
+      encoding: "utf8",
+    });
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`chainswe ${args.join(" ")} failed: ${err.message}\n${err.stdout ?? ""}${err.stderr ?? ""}`);
+  }
+}
+
+/** The production build the tests serve; rebuilt unless CHAINSWE_E2E_REUSE_BUILD=1 and one exists. */
+export function buildSite(): void {
+  if (process.env.CHAINSWE_E2E_REUSE_BUILD === "1" && existsSync(join(ROOT, DIST, "BUILD_ID"))) return;
+  execFileSync(process.execPath, [NEXT, "build"], {
+    cwd: ROOT,
+    env: { ...process.env, CHAINSWE_NEXT_DIST: DIST, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+/** A fresh migrated SQLite database with the demo dataset imported as version "demo". */
+export function freshDatabase(name: string): { dir: string; url: string } {
+  const dir = mkdtempSync(join(tmpdir(), `chainswe-e2e-${name}-`));
+  const url = `file:${join(dir, "site.db")}`;
+  chainswe(url, ["db", "migrate"]);
+  chainswe(url, ["dataset", "import", join(ROOT, "demo", "dataset.jsonl"), "--version", DEMO_VERSION]);
+  return { dir, url };
+}
+
+export type Site = {
+  url: string;
+  child: ChildProcess;
+  /** everything the server printed so far */
+  output: () => string;
+  exited: Promise<number | null>;
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+};
+
+export async function startSite(opts: { dbUrl: string; port: number; env?: Record<string, string> }): Promise<Site> {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const child = spawn(process.execPath, [NEXT, "start", "-p", String(opts.port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CHAINSWE_NEXT_DIST: DIST,
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_URL: opts.dbUrl,
+      NEXTAUTH_SECRET: SECRET,
+      NEXTAUTH_URL: url,
+      CHAINSWE_SITE_WORKERS: "1",
+      CHAINSWE_LEASE_S: "6",
+      ...opts.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  child.stdout!.on("data", (c: Buffer) => (text += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (text += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the site exited (${child.exitCode}):\n${text}`);
+    try {
+      if ((await fetch(`${url}/`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the site did not answer on ${url} within 60 s:\n${text}`);
+    await sleep(250);
+  }
+  return {
+    url,
+    child,
+    output: () => text,
+    exited,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
