@@ -26,6 +26,7 @@ export function SiteHeader({ viewer, facts }: { viewer: Viewer | null; facts: He
         {viewer && <Link href="/submit">Submit</Link>}
         {viewer && <Link href="/teams">Teams</Link>}
         {reviewer && <Link href="/review">Review</Link>}
+        {viewer?.isSiteAdmin && <Link href="/admin">Admin</Link>}
         <span className="spacer" />
         {viewer ? (
           <>

@@ -7,6 +7,7 @@ import { registerReport } from "./report";
 import { registerValidate } from "./validate";
 import { registerDemo } from "./demo";
 import { registerDataset } from "./dataset";
+import { registerAdmin } from "./admin";
 
 export async function main(argv: string[]): Promise<void> {
   const program = new Command("chainswe")
@@ -17,6 +18,7 @@ export async function main(argv: string[]): Promise<void> {
   registerReport(program);
   registerDemo(program);
   registerDataset(program);
+  registerAdmin(program);
   (await import("./worker")).registerWorker(program);
   try {
     await program.parseAsync(argv);

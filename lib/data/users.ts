@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db";
-import { FieldError } from "@/lib/errors";
+import { FieldError, NotFoundError } from "@/lib/errors";
 import { teamRoleSchema, type TeamRole } from "@/lib/schemas/columns";
 
 export const usernameSchema = z
@@ -110,4 +110,60 @@ export async function setSiteRole(
       data: { actorId, action: granted ? "role_granted" : "role_revoked", targetType: "user", targetId: user.id, reason: role },
     });
   });
+}
+
+// ---------------------------------------------------------------- site administration (the /admin page)
+
+export const SITE_ROLES = ["reviewer", "site_admin"] as const;
+export const siteRoleChangeSchema = z.object({
+  username: usernameSchema,
+  role: z.enum(SITE_ROLES),
+  /** a boolean, or the form's "true" / "false" */
+  granted: z.union([z.boolean(), z.enum(["true", "false"]).transform((g) => g === "true")]),
+});
+
+export type AdminUserRow = { id: string; username: string | null; name: string | null; createdAt: Date; isReviewer: boolean; isSiteAdmin: boolean };
+export type AuditRow = { id: string; createdAt: Date; actor: string | null; action: string; targetType: string; target: string; reason: string | null };
+
+/** Site admins only; anyone else is told the page does not exist. */
+function assertSiteAdmin(viewer: Viewer | null): asserts viewer is Viewer {
+  if (!viewer?.isSiteAdmin) throw new NotFoundError("page");
+}
+
+/** Every user with their site roles, and the newest audit entries (user targets named by username). */
+export async function siteAdminView(viewer: Viewer | null, auditLimit = 100): Promise<{ users: AdminUserRow[]; audit: AuditRow[] }> {
+  assertSiteAdmin(viewer);
+  const [users, entries] = await Promise.all([
+    db.user.findMany({
+      orderBy: { createdAt: "asc" },
+      select: { id: true, username: true, name: true, createdAt: true, isReviewer: true, isSiteAdmin: true },
+    }),
+    db.auditLog.findMany({
+      orderBy: { createdAt: "desc" },
+      take: auditLimit,
+      select: { id: true, createdAt: true, action: true, targetType: true, targetId: true, reason: true, actor: { select: { username: true, name: true } } },
+    }),
+  ]);
+  const userNames = new Map(users.map((u) => [u.id, u.username ?? u.name ?? u.id]));
+  const audit = entries.map((e) => ({
+    id: e.id,
+    createdAt: e.createdAt,
+    actor: e.actor ? (e.actor.username ?? e.actor.name) : null,
+    action: e.action,
+    targetType: e.targetType,
+    target: (e.targetType === "user" && userNames.get(e.targetId)) || e.targetId,
+    reason: e.reason,
+  }));
+  return { users, audit };
+}
+
+/** Grants or revokes a site role from the admin page, logged with the admin as actor. */
+export async function changeSiteRole(viewer: Viewer | null, input: z.input<typeof siteRoleChangeSchema>): Promise<void> {
+  assertSiteAdmin(viewer);
+  const { username, role, granted } = siteRoleChangeSchema.parse(input);
+  // an admin locking themself out of this page is done from the command line, on purpose
+  if (!granted && role === "site_admin" && username === viewer.username) {
+    throw new FieldError("role", "you cannot revoke your own site admin role here (use chainswe admin revoke on the command line)");
+  }
+  await setSiteRole(username, role, granted, viewer.id);
 }

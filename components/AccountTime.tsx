@@ -1,0 +1,10 @@
+/** A timestamp as the portal shows them: UTC to the minute, full ISO on hover. */
+export function AccountTime({ date }: { date: Date | null }) {
+  if (!date) return <span className="muted">never</span>;
+  const iso = date.toISOString();
+  return (
+    <time dateTime={iso} title={iso} className="when">
+      {iso.slice(0, 16).replace("T", " ")}
+    </time>
+  );
+}
