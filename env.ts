@@ -38,6 +38,8 @@ export const envSchema = z.object({
   CHAINSWE_MAX_PATCH_KB: int(2048),
   /** worker slots the site runs in its own process; 0 leaves evaluation to `chainswe worker` */
   CHAINSWE_SITE_WORKERS: z.coerce.number().int().nonnegative().default(1),
+  /** `chainswe admin create` reads the new admin's password here unless given --password-stdin */
+  CHAINSWE_ADMIN_PASSWORD: z.string().min(1).optional(),
   /** how long a claimed chain stays leased without a heartbeat */
   CHAINSWE_LEASE_S: int(60),
 });

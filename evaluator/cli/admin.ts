@@ -6,6 +6,7 @@
  */
 import { Argument, type Command } from "commander";
 import { ZodError } from "zod";
+import { env } from "@/env";
 import { FieldError } from "@/lib/errors";
 
 const ROLES = ["reviewer", "site_admin"] as const;
@@ -43,8 +44,7 @@ type CreateOptions = { passwordStdin?: boolean; name?: string; email?: string };
 
 async function createCommand(username: string, opts: CreateOptions): Promise<void> {
   await reporting(async () => {
-    // a secret for this one command, deliberately not part of the site's env.ts schema
-    const password = opts.passwordStdin ? await readStdin() : process.env.CHAINSWE_ADMIN_PASSWORD;
+    const password = opts.passwordStdin ? await readStdin() : env().CHAINSWE_ADMIN_PASSWORD;
     if (!password) {
       throw new FieldError("password", "give the password on standard input with --password-stdin, or in CHAINSWE_ADMIN_PASSWORD");
     }
