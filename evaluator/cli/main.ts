@@ -7,6 +7,7 @@ import { registerReport } from "./report";
 import { registerValidate } from "./validate";
 import { registerDemo } from "./demo";
 import { registerDataset } from "./dataset";
+import { registerSubmit } from "./submit";
 import { registerAdmin } from "./admin";
 
 export async function main(argv: string[]): Promise<void> {
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<void> {
   registerReport(program);
   registerDemo(program);
   registerDataset(program);
+  registerSubmit(program);
   registerAdmin(program);
   (await import("./worker")).registerWorker(program);
   try {

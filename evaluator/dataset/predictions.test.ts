@@ -8,11 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { InputError } from "@/lib/errors";
+import { InputError, LimitError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { predictionLineSchema } from "@/lib/schemas/prediction";
-import { loadDataset } from "./dataset";
-import { loadPredictions } from "./predictions";
+import { loadDataset, sha256File } from "./dataset";
+import { MAX_LISTED_ISSUES, loadPredictions, predictionLimitsFromEnv } from "./predictions";
+import { readRecords } from "./records";
 
 type LineInput = z.input<typeof predictionLineSchema>;
 
@@ -194,5 +195,63 @@ describe("loadPredictions: rejected lines name the line and field", () => {
     const err = await inputError(path);
     expect(err.issues.map((i) => `${i.line}:${i.field}`)).toEqual(["1:cost_usd", "2:", "3:continuous_id"]);
     expect(err.message.split("\n")[0]).toBe(`${path}: 3 problem(s)`);
+  });
+});
+
+describe("loadPredictions: size limits", () => {
+  it("names the line and field of a model_patch over the per-patch limit, counting UTF-8 bytes", async () => {
+    const big = PATCH_101 + `+# ${"é".repeat(600)}\n`; // 600 two-byte characters
+    const path = await write([line({}), line({ swebench_instance_id: "acme__units-117", model_patch: big })]);
+    const err = await loadPredictions(path, chains, { maxPatchBytes: 1024 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).issues).toEqual([{ line: 2, field: "model_patch", message: expect.stringMatching(/^is 1\.\d KB, over the 1 KB limit per patch$/) }]);
+    // without the limit (the evaluator's own commands) the same file loads
+    expect((await loadPredictions(path, chains)).byChain.get(C1)?.size).toBe(2);
+  });
+
+  it("refuses a file over the upload limit while reading it, not after", async () => {
+    const path = await write(Array.from({ length: 400 }, () => line({ model_patch: PATCH_101 + `+${"x".repeat(5000)}\n` })));
+    const err = await loadPredictions(path, chains, { maxFileBytes: 64 * 1024 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LimitError);
+    expect(err).toMatchObject({ status: 413, field: "predictions", message: "the file is larger than the 64 KB limit" });
+    let seen = 0;
+    const reading = (async () => {
+      for await (const _ of readRecords(path, { maxBytes: 64 * 1024, onChunk: (c) => (seen += c.length) })) void _;
+    })();
+    await expect(reading).rejects.toBeInstanceOf(LimitError);
+    expect(seen).toBeLessThan(2 * 1024 * 1024); // the 2 MB file was not read to the end
+  });
+
+  it("takes the portal's limits from the environment's units", () => {
+    expect(predictionLimitsFromEnv({ CHAINSWE_MAX_UPLOAD_MB: 100, CHAINSWE_MAX_PATCH_KB: 2048 })).toEqual({
+      maxFileBytes: 100 * 1024 * 1024,
+      maxPatchBytes: 2048 * 1024,
+    });
+  });
+});
+
+describe("loadPredictions: reading", () => {
+  it("hashes the file in the same pass, and reads CRLF lines and characters split across read chunks", async () => {
+    // put a two-byte "é" across the 1 MB boundary of the reader's chunks
+    const template = JSON.stringify(line({ model_patch: `${PATCH_101}+MARK\n` }));
+    const before = Buffer.byteLength(template.slice(0, template.indexOf("MARK")));
+    const patch1 = `${PATCH_101}+${"y".repeat((1 << 20) - 1 - before)}é\n`;
+    const first = JSON.stringify(line({ model_patch: patch1 }));
+    expect(Buffer.from(first).subarray((1 << 20) - 1, (1 << 20) + 1).toString()).toBe("é");
+    const patch2 = `${PATCH_101}+ü€😀\n`;
+    const second = JSON.stringify(line({ swebench_instance_id: "acme__units-117", model_patch: patch2 }));
+    const path = join(dir, "crlf.jsonl");
+    await writeFile(path, `${first}\r\n${second}\r\n`);
+    const p = await loadPredictions(path, chains);
+    expect(p.sha256).toBe(await sha256File(path));
+    expect(p.byChain.get(C1)?.get(1)?.model_patch).toBe(patch1);
+    expect(p.byChain.get(C1)?.get(2)?.model_patch).toBe(patch2);
+  });
+
+  it("lists the first problems of a file full of them and counts the rest", async () => {
+    const path = await write(Array.from({ length: MAX_LISTED_ISSUES + 50 }, () => "not json"));
+    const err = await inputError(path);
+    expect(err.issues).toHaveLength(MAX_LISTED_ISSUES + 1);
+    expect(err.issues.at(-1)).toEqual({ line: MAX_LISTED_ISSUES + 1, field: "", message: "50 more problem(s) from this line on are not listed" });
   });
 });

@@ -1,9 +1,9 @@
 /** Loading a submission's predictions against a dataset (SPEC §2). */
+import { createHash } from "node:crypto";
 import { InputError, type InputIssue } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import { KNOWN_PREDICTION_FIELDS, predictionLineSchema, type PredictionLine } from "@/lib/schemas/prediction";
-import { sha256File } from "./dataset";
-import { readRecords, unknownFields, zodIssues } from "./records";
+import { formatBytes, readRecords, unknownFields, zodIssues } from "./records";
 
 export type Predictions = {
   path: string;
@@ -14,6 +14,25 @@ export type Predictions = {
   byChain: Map<string, Map<number, PredictionLine>>;
   warnings: string[];
 };
+
+/**
+ * Size limits for an upload. Absent means unlimited: the evaluator's own
+ * commands run trusted local files; the portal passes CHAINSWE_MAX_UPLOAD_MB
+ * and CHAINSWE_MAX_PATCH_KB (env.ts) through `predictionLimitsFromEnv`.
+ */
+export type PredictionLimits = {
+  /** the whole file: over it is a LimitError (413), raised while reading */
+  maxFileBytes?: number;
+  /** one model_patch (UTF-8 bytes): over it is an issue naming the line and `model_patch` */
+  maxPatchBytes?: number;
+};
+
+export function predictionLimitsFromEnv(e: { CHAINSWE_MAX_UPLOAD_MB: number; CHAINSWE_MAX_PATCH_KB: number }): Required<PredictionLimits> {
+  return { maxFileBytes: e.CHAINSWE_MAX_UPLOAD_MB * 1024 * 1024, maxPatchBytes: e.CHAINSWE_MAX_PATCH_KB * 1024 };
+}
+
+/** Issues listed in full; past this, one more issue says how many were left out (a broken 10,000-line file stays readable). */
+export const MAX_LISTED_ISSUES = 1000;
 
 type Index = Map<string, Map<string, number>>; // chain → instance id → order
 
@@ -37,17 +56,59 @@ function locate(line: number, p: PredictionLine, index: Index): number | InputIs
   return order;
 }
 
-export async function loadPredictions(path: string, chains: Chain[]): Promise<Predictions> {
+/** A patch over the limit, checked on the raw value so a huge patch is never parsed as a diff. */
+function oversizedPatch(line: number, value: unknown, maxPatchBytes: number | undefined): InputIssue | null {
+  if (maxPatchBytes === undefined || typeof value !== "object" || value === null) return null;
+  const patch = (value as { model_patch?: unknown }).model_patch;
+  // a UTF-16 unit is 1 to 3 UTF-8 bytes: only count bytes when the length leaves it open
+  if (typeof patch !== "string" || patch.length * 3 <= maxPatchBytes) return null;
+  const size = Buffer.byteLength(patch, "utf8");
+  if (size <= maxPatchBytes) return null;
+  return { line, field: "model_patch", message: `is ${formatBytes(size)}, over the ${formatBytes(maxPatchBytes)} limit per patch` };
+}
+
+/** Collects issues, listing the first MAX_LISTED_ISSUES and counting the rest. */
+class IssueList {
+  readonly listed: InputIssue[] = [];
+  private omitted = 0;
+  private firstOmittedLine = 0;
+  push(...issues: InputIssue[]): void {
+    for (const issue of issues) {
+      if (this.listed.length < MAX_LISTED_ISSUES) this.listed.push(issue);
+      else if (this.omitted++ === 0) this.firstOmittedLine = issue.line;
+    }
+  }
+  get any(): boolean {
+    return this.listed.length > 0;
+  }
+  all(): InputIssue[] {
+    if (!this.omitted) return this.listed;
+    return [...this.listed, { line: this.firstOmittedLine, field: "", message: `${this.omitted} more problem(s) from this line on are not listed` }];
+  }
+}
+
+/**
+ * Reads and checks a predictions file in one streaming pass: every problem is
+ * named by line and field (InputError), a file over `limits.maxFileBytes` is a
+ * LimitError as soon as the limit is crossed, and the file is hashed as it is read.
+ */
+export async function loadPredictions(path: string, chains: Chain[], limits: PredictionLimits = {}): Promise<Predictions> {
   const index = indexChains(chains);
-  const issues: InputIssue[] = [];
+  const issues = new IssueList();
   const byChain = new Map<string, Map<number, PredictionLine>>();
   const firstLine = new Map<string, number>();
   const unknown = new Set<string>();
+  const hash = createHash("sha256");
   let system: string | null = null;
   let systemLine = 0;
-  for await (const rec of readRecords(path)) {
+  for await (const rec of readRecords(path, { maxBytes: limits.maxFileBytes, field: "predictions", onChunk: (c) => hash.update(c) })) {
     if ("error" in rec) {
       issues.push({ line: rec.line, field: "", message: rec.error });
+      continue;
+    }
+    const tooBig = oversizedPatch(rec.line, rec.value, limits.maxPatchBytes);
+    if (tooBig) {
+      issues.push(tooBig);
       continue;
     }
     const parsed = predictionLineSchema.safeParse(rec.value);
@@ -77,11 +138,16 @@ export async function loadPredictions(path: string, chains: Chain[]): Promise<Pr
       }
     }
     for (const f of unknownFields(rec.value, KNOWN_PREDICTION_FIELDS)) unknown.add(f);
+    // once the file is known to be rejected, keep checking lines but stop holding patches
+    if (issues.any) {
+      byChain.clear();
+      continue;
+    }
     let bugs = byChain.get(p.continuous_id);
     if (!bugs) byChain.set(p.continuous_id, (bugs = new Map()));
     bugs.set(order, p);
   }
-  if (issues.length) throw new InputError(path, issues);
+  if (issues.any) throw new InputError(path, issues.all());
   const warnings = unknown.size ? [`${path}: ignored unknown field(s): ${[...unknown].sort().join(", ")}`] : [];
-  return { path, sha256: await sha256File(path), system, byChain, warnings };
+  return { path, sha256: hash.digest("hex"), system, byChain, warnings };
 }

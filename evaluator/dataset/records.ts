@@ -1,14 +1,27 @@
 /**
  * Reading JSON-array or JSONL files record by record, with line numbers,
  * and turning zod issues into InputIssues that name the line and field.
+ *
+ * JSONL is read as bytes and split on newlines here (not with readline) so the
+ * same pass can count bytes against a size limit and feed a hash: a file over
+ * the limit is refused as soon as the limit is crossed, and a large file is
+ * never held whole.
  */
 import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
+import { readFile, stat } from "node:fs/promises";
 import type { z } from "zod";
-import type { InputIssue } from "@/lib/errors";
+import { LimitError, type InputIssue } from "@/lib/errors";
 
 export type RawRecord = { line: number; value: unknown } | { line: number; error: string };
+
+export type ReadOptions = {
+  /** refuse a file larger than this (LimitError 413), detected while reading */
+  maxBytes?: number;
+  /** the form or API field the file came from, named in the LimitError */
+  field?: string;
+  /** sees every byte of the file once, in order (e.g. to hash it in the same pass) */
+  onChunk?: (chunk: Buffer) => void;
+};
 
 /** `bug_fixes[1].order` from zod's ["bug_fixes", 1, "order"]. */
 export function fieldPath(path: readonly PropertyKey[]): string {
@@ -19,6 +32,17 @@ export function fieldPath(path: readonly PropertyKey[]): string {
 
 export function zodIssues(err: z.ZodError, line: number, id?: string): InputIssue[] {
   return err.issues.map((issue) => ({ line, id, field: fieldPath(issue.path), message: issue.message }));
+}
+
+/** "12.5 MB" / "300 KB": limits in the units people set them in. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+export function tooLarge(maxBytes: number, field?: string): LimitError {
+  return new LimitError(`the file is larger than the ${formatBytes(maxBytes)} limit`, 413, field);
 }
 
 async function firstNonSpaceChar(path: string): Promise<string | null> {
@@ -34,15 +58,50 @@ async function firstNonSpaceChar(path: string): Promise<string | null> {
   }
 }
 
+const NEWLINE = 0x0a;
+
+/** The file's lines as strings (without "\n" or "\r\n"), counting bytes as they are read. */
+async function* readLines(path: string, opts: ReadOptions): AsyncGenerator<string> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  let bytes = 0;
+  let pending: Buffer[] = [];
+  const text = (parts: Buffer[]): string => {
+    const s = (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString("utf8");
+    return s.endsWith("\r") ? s.slice(0, -1) : s;
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (opts.maxBytes !== undefined && bytes > opts.maxBytes) throw tooLarge(opts.maxBytes, opts.field);
+      opts.onChunk?.(chunk);
+      let start = 0;
+      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
+        pending.push(chunk.subarray(start, nl));
+        yield text(pending);
+        pending = [];
+        start = nl + 1;
+      }
+      if (start < chunk.length) pending.push(chunk.subarray(start));
+    }
+    if (pending.length) yield text(pending);
+  } finally {
+    stream.destroy();
+  }
+}
+
 /**
  * Yields each record with its 1-based line (JSONL) or record number (JSON array).
- * JSONL is streamed so a large predictions file is never held whole.
+ * JSONL is streamed so a large predictions file is never held whole; a JSON
+ * array has to be parsed whole, so its size is checked before it is read.
  */
-export async function* readRecords(path: string): AsyncGenerator<RawRecord> {
+export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncGenerator<RawRecord> {
   if ((await firstNonSpaceChar(path)) === "[") {
+    if (opts.maxBytes !== undefined && (await stat(path)).size > opts.maxBytes) throw tooLarge(opts.maxBytes, opts.field);
+    const bytes = await readFile(path);
+    opts.onChunk?.(bytes);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(await readFile(path, "utf8"));
+      parsed = JSON.parse(bytes.toString("utf8"));
     } catch (e) {
       yield { line: 1, error: `malformed JSON array: ${(e as Error).message}` };
       return;
@@ -54,9 +113,8 @@ export async function* readRecords(path: string): AsyncGenerator<RawRecord> {
     for (let i = 0; i < parsed.length; i++) yield { line: i + 1, value: parsed[i] };
     return;
   }
-  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
   let n = 0;
-  for await (const text of lines) {
+  for await (const text of readLines(path, opts)) {
     n++;
     if (text.trim() === "") continue;
     try {

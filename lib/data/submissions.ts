@@ -10,7 +10,8 @@
  */
 import { basename } from "node:path";
 import { loadPredictions, type Predictions } from "@/evaluator/dataset";
-import { settleSubmission } from "@/evaluator/queue/settle";
+import type { PredictionLimits } from "@/evaluator/dataset/predictions";
+import { settleSubmission, type Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
 import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetadata } from "@/lib/schemas/columns";
 import type { Chain } from "@/lib/schemas/dataset";
@@ -44,6 +45,8 @@ export type NewSubmission = {
   mode: Mode;
   /** a predictions JSONL file, validated here, or predictions loadPredictions already gave */
   predictions: string | Predictions;
+  /** size limits for a predictions file read here (the portal's upload limits); default none */
+  limits?: PredictionLimits;
   /** grade only these chains (default: every chain of the version) */
   chainIds?: string[] | null;
   metadata?: SubmissionMetadata;
@@ -104,7 +107,7 @@ function predictionRows(predictions: Predictions, chainIds: string[]) {
 export async function createSubmission(input: NewSubmission): Promise<CreatedSubmission> {
   const { datasetVersionId, chains } = await versionChains(input.datasetVersion);
   const predictions =
-    typeof input.predictions === "string" ? await loadPredictions(input.predictions, chains) : input.predictions;
+    typeof input.predictions === "string" ? await loadPredictions(input.predictions, chains, input.limits) : input.predictions;
   if (typeof input.predictions !== "string") checkParsedPredictions(predictions, chains, input.datasetVersion);
   const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
   const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});
@@ -152,20 +155,26 @@ export async function getChainPredictions(submissionId: string, continuousId: st
  * The team's cancel: every job not yet finished is cancelled (a worker still
  * replaying one loses its lease at its next heartbeat and hands in nothing);
  * results already graded stay. Answers null for an unknown submission.
+ * Authorization and the audit row: cancelSubmissionFor (lib/data/visibility.ts).
  */
-export async function cancelSubmission(id: string, now: Date = new Date()): Promise<{ cancelledJobs: number; status: string } | null> {
-  return db.$transaction(async (tx) => {
-    // the first statement writes, taking the write lock before anything is read
-    const jobs = await tx.evaluationJob.updateMany({
-      where: { submissionId: id, status: { in: ["queued", "running"] } },
-      data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, finishedAt: now },
-    });
-    const submission = await tx.submission.findUnique({ where: { id }, select: { status: true } });
-    if (!submission) return null;
-    if (submission.status === "queued" || submission.status === "running") {
-      await tx.submission.update({ where: { id }, data: { status: "cancelled" } });
-      return { cancelledJobs: jobs.count, status: "cancelled" };
-    }
-    return { cancelledJobs: jobs.count, status: await settleSubmission(tx, id) };
+export async function cancelSubmission(id: string, now: Date = new Date()): Promise<CancelOutcome | null> {
+  return db.$transaction((tx) => cancelSubmissionTx(tx, id, now));
+}
+
+export type CancelOutcome = { cancelledJobs: number; status: string };
+
+/** cancelSubmission inside the caller's transaction (which must not have read before: this writes first). */
+export async function cancelSubmissionTx(tx: Tx, id: string, now: Date): Promise<CancelOutcome | null> {
+  // the first statement writes, taking the write lock before anything is read
+  const jobs = await tx.evaluationJob.updateMany({
+    where: { submissionId: id, status: { in: ["queued", "running"] } },
+    data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, finishedAt: now },
   });
+  const submission = await tx.submission.findUnique({ where: { id }, select: { status: true } });
+  if (!submission) return null;
+  if (submission.status === "queued" || submission.status === "running") {
+    await tx.submission.update({ where: { id }, data: { status: "cancelled", finishedAt: now } });
+    return { cancelledJobs: jobs.count, status: "cancelled" };
+  }
+  return { cancelledJobs: jobs.count, status: await settleSubmission(tx, id) };
 }

@@ -1,0 +1,166 @@
+/**
+ * `chainswe submit`: upload a predictions file to a ChainSWE portal over its
+ * HTTP API (POST /api/v1/submissions) with an API token, streaming the file
+ * from disk; prints every bad line when the portal refuses it; with `--wait`,
+ * follows the evaluation until it ends. Talks HTTP only: no database here.
+ *
+ * Exit codes: 0 accepted (and, with --wait, completed); 1 refused, failed or
+ * cancelled; 2 a usage problem found before anything was sent.
+ */
+import { openAsBlob } from "node:fs";
+import { basename } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Option, type Command } from "commander";
+
+export type SubmitFlags = {
+  server: string;
+  token?: string;
+  system: string;
+  mode: string;
+  datasetVersion: string;
+  meta: string[];
+  chains?: string;
+  wait?: boolean;
+  pollSeconds: string;
+};
+
+/** What the command touches outside itself, so tests can stand in for it. */
+export type SubmitIo = {
+  fetch: typeof fetch;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  sleep: (ms: number) => Promise<unknown>;
+};
+
+const defaultIo: SubmitIo = {
+  fetch: (...a) => fetch(...a),
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  sleep: (ms) => sleep(ms),
+};
+
+type Issue = { line: number; field: string; message: string };
+type ErrorBody = { error?: string; field?: string; issues?: Issue[] };
+type Created = { id: string; chains: number; predictions: number; warnings: string[]; url: string };
+type Progress = {
+  status: string;
+  progress?: { chains: { total: number; done: number; failed: number; cancelled: number }; bugs: { total: number; graded: number; resolved: number } };
+};
+
+const collect = (value: string, prior: string[]) => [...prior, value];
+
+/** `--meta key=value` pairs as the metadata object (values stay text), or what is wrong with one. */
+export function metaObject(pairs: string[]): { metadata: Record<string, string> } | { error: string } {
+  const metadata: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) return { error: `--meta ${pair}: write key=value` };
+    metadata[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
+  }
+  return { metadata };
+}
+
+const issueText = (i: Issue) => `line ${i.line}${i.field ? `, field ${i.field}` : ""}: ${i.message}`;
+
+async function readJson<T>(res: Response): Promise<T | null> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+function progressLine(p: Progress): string {
+  if (!p.progress) return p.status;
+  const { chains, bugs } = p.progress;
+  const trouble = [chains.failed && `${chains.failed} failed`, chains.cancelled && `${chains.cancelled} cancelled`].filter(Boolean).join(", ");
+  return `${p.status}: chains ${chains.done}/${chains.total} done${trouble ? ` (${trouble})` : ""}; bugs ${bugs.graded}/${bugs.total} graded, ${bugs.resolved} resolved`;
+}
+
+const ENDED: Record<string, number> = { completed: 0, failed: 1, cancelled: 1 };
+
+/** Polls the submission until its evaluation ends; the exit code. */
+async function follow(base: string, id: string, headers: Record<string, string>, pollMs: number, io: SubmitIo): Promise<number> {
+  let last = "";
+  let failures = 0;
+  for (;;) {
+    let res: Response;
+    try {
+      res = await io.fetch(`${base}/api/v1/submissions/${encodeURIComponent(id)}`, { headers });
+    } catch (e) {
+      // the portal restarting is no reason to give up on an evaluation that goes on
+      if (++failures > 30) throw e;
+      io.err(`(portal unreachable: ${(e as Error).message}; retrying)\n`);
+      await io.sleep(pollMs);
+      continue;
+    }
+    failures = 0;
+    const body = await readJson<Progress & ErrorBody>(res);
+    if (!res.ok || !body) {
+      io.err(`chainswe submit: polling answered ${res.status}${body?.error ? `: ${body.error}` : ""}\n`);
+      return 1;
+    }
+    const line = progressLine(body);
+    if (line !== last) io.out(`${line}\n`);
+    last = line;
+    const code = ENDED[body.status];
+    if (code !== undefined) return code;
+    await io.sleep(pollMs);
+  }
+}
+
+/** The command's work; returns the exit code. */
+export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo = defaultIo): Promise<number> {
+  const usage = (message: string) => (io.err(`chainswe submit: ${message}\n`), 2);
+  if (!flags.token) return usage("an API token is needed: --token or CHAINSWE_TOKEN (create one on your account page, scope submit)");
+  const meta = metaObject(flags.meta);
+  if ("error" in meta) return usage(meta.error);
+  const pollSeconds = Number(flags.pollSeconds);
+  if (!(pollSeconds > 0)) return usage(`--poll-seconds must be a positive number, not "${flags.pollSeconds}"`);
+  let blob: Blob;
+  try {
+    blob = await openAsBlob(file, { type: "application/x-ndjson" });
+  } catch (e) {
+    return usage(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  const base = flags.server.replace(/\/+$/, "");
+  const headers = { authorization: `Bearer ${flags.token}`, accept: "application/json" };
+  const form = new FormData();
+  form.append("system", flags.system);
+  form.append("dataset_version", flags.datasetVersion);
+  form.append("mode", flags.mode);
+  if (flags.meta.length) form.append("metadata", JSON.stringify(meta.metadata));
+  if (flags.chains) form.append("chains", flags.chains);
+  form.append("predictions", blob, basename(file)); // last, so the portal has the fields before the file streams
+
+  const res = await io.fetch(`${base}/api/v1/submissions`, { method: "POST", headers, body: form });
+  const body = await readJson<Created & ErrorBody>(res);
+  if (res.status !== 201 || !body?.id) {
+    io.err(`chainswe submit: refused (${res.status}): ${body?.error ?? "the portal's answer was not JSON"}\n`);
+    for (const issue of body?.issues ?? []) io.err(`  ${issueText(issue)}\n`);
+    return 1;
+  }
+  for (const w of body.warnings ?? []) io.err(`warning: ${w}\n`);
+  io.err(`queued ${body.chains} chain(s) with ${body.predictions} prediction(s)\n`);
+  io.out(`submission ${body.id}\n${base}${body.url}\n`);
+  return flags.wait ? follow(base, body.id, headers, pollSeconds * 1000, io) : 0;
+}
+
+export function registerSubmit(program: Command): void {
+  program
+    .command("submit <predictions>")
+    .description("upload a predictions file to a ChainSWE portal (POST /api/v1/submissions); --wait follows the evaluation")
+    .requiredOption("--server <url>", "the portal, e.g. https://chainswe.example.org")
+    .addOption(new Option("--token <token>", "API token with the submit (and, for --wait, read) scope").env("CHAINSWE_TOKEN"))
+    .requiredOption("--system <id>", "the id of one of your team's systems (listed on the portal's submit page)")
+    .requiredOption("--mode <mode>", "oracle | seq | seq_mem")
+    .requiredOption("--dataset-version <version>", "e.g. v1")
+    .option("--meta <key=value>", "metadata shown with the results (repeatable)", collect, [] as string[])
+    .option("--chains <ids>", "comma-separated chain ids to grade (default: all)")
+    .option("--wait", "poll until the evaluation ends; exit 0 only if it completed")
+    .option("--poll-seconds <n>", "with --wait, seconds between polls", "2")
+    .action(async (file: string, flags: SubmitFlags) => {
+      process.exitCode = await runSubmit(file, flags);
+    });
+}
