@@ -93,6 +93,8 @@ export async function claimJob(o: ClaimOptions): Promise<ClaimedJob | null> {
         leaseExpiresAt: new Date(now.getTime() + o.policy.leaseMs),
         attempts: { increment: 1 },
         startedAt: now,
+        // a new attempt shows only its own bugs (progress.ts)
+        progress: "[]",
       },
     });
     if (won.count === 0) continue;

@@ -1,7 +1,8 @@
 /**
  * One claimed job, start to end: load the chain and the submission's
- * predictions, replay the chain in one sandbox while heartbeating the lease,
- * hand the graded bugs in. Like graphile-worker's worker, a claimed job always
+ * predictions, replay the chain in one sandbox while heartbeating the lease
+ * (and recording each bug's verdict as it lands, progress.ts), hand the graded
+ * bugs in. Like graphile-worker's worker, a claimed job always
  * ends as complete or fail (or, when the pool stops, is released); the only
  * exception is a database that cannot be written, and then the lease runs out
  * and another worker claims the job again.
@@ -15,6 +16,7 @@ import { completeJob } from "./complete";
 import { failJob, releaseJob } from "./fail";
 import { heartbeatJob } from "./heartbeat";
 import type { ClaimedJob, QueuePolicy } from "./payload";
+import { recordBugProgress } from "./progress";
 import { jobSandboxLabels } from "./reap";
 
 export type ChainRunContext = { policy: QueuePolicy; limits: SandboxLimits; log: (line: string) => void };
@@ -80,12 +82,26 @@ export class ChainRun {
     try {
       this.throwIfAborted();
       const input = { chain, mode: payload.mode, system: payload.system, predictions, testTimeoutS: this.ctx.limits.testTimeoutS };
-      return await replayChain(sandbox, input, (a) => {
-        this.ctx.log(`${this.name}: bug ${a.bug.order} ${a.bug.resolved ? "resolved" : `unresolved (${a.bug.fingerprint})`}`);
-      });
+      return await replayChain(sandbox, input, (a) => this.bugGraded(a));
     } finally {
       this.sandbox = undefined;
       await sandbox.remove().catch((e: unknown) => this.ctx.log(`${this.name}: removing the sandbox failed: ${coerceError(e).message}`));
+    }
+  }
+
+  /** Shows the bug on the submission page at once; a lost lease stops the chain (the write is refused). */
+  private async bugGraded(a: BugArtifacts): Promise<void> {
+    const { order, resolved, fingerprint } = a.bug;
+    this.ctx.log(`${this.name}: bug ${order} ${resolved ? "resolved" : `unresolved (${fingerprint})`}`);
+    const { jobId, leaseOwner } = this.job;
+    try {
+      if (!(await recordBugProgress({ jobId, workerId: leaseOwner, bug: { order, resolved, fingerprint } }))) {
+        this.ctx.log(`${this.name}: lease lost (taken over, cancelled or re-run); stopping the chain`);
+        this.abort("lease_lost");
+      }
+    } catch (e) {
+      // progress is for display: a failed write must not cost the chain its grade
+      this.ctx.log(`${this.name}: recording progress failed: ${coerceError(e).message}`);
     }
   }
 

@@ -22,6 +22,11 @@ async function readIfExists(path: string): Promise<string | null> {
   }
 }
 
+/** One results.jsonl line (SPEC §3), newline included: the one serialization, shared with the portal's download. */
+export function resultLine(bug: GradedBug): string {
+  return `${JSON.stringify(bug)}\n`;
+}
+
 export async function readSummary(dir: string): Promise<RunSummary | null> {
   const text = await readIfExists(join(dir, SUMMARY_FILE));
   return text === null ? null : runSummarySchema.parse(JSON.parse(text));
@@ -69,14 +74,14 @@ export async function finishedChains(dir: string, lengths: Map<string, number>):
   const kept = bugs.filter((b) => done.has(b.continuous_id));
   if (kept.length !== lines) {
     const tmp = join(dir, `${RESULTS_FILE}.tmp`);
-    await writeFile(tmp, kept.map((b) => `${JSON.stringify(b)}\n`).join(""));
+    await writeFile(tmp, kept.map(resultLine).join(""));
     await rename(tmp, join(dir, RESULTS_FILE));
   }
   return done;
 }
 
 export async function appendChainResults(dir: string, bugs: GradedBug[]): Promise<void> {
-  await appendFile(join(dir, RESULTS_FILE), bugs.map((b) => `${JSON.stringify(b)}\n`).join(""));
+  await appendFile(join(dir, RESULTS_FILE), bugs.map(resultLine).join(""));
 }
 
 export async function appendError(dir: string, error: RunError): Promise<void> {

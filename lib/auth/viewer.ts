@@ -7,6 +7,7 @@ import "server-only";
 import { getServerSession } from "next-auth";
 import { viewerForToken } from "@/lib/data/api-tokens";
 import { viewerById, type Viewer } from "@/lib/data/users";
+import { UnauthorizedError } from "@/lib/errors";
 import type { ApiTokenScopes } from "@/lib/schemas/columns";
 import { authOptions } from "./options";
 
@@ -18,13 +19,17 @@ export async function getViewer(): Promise<Viewer | null> {
 
 /**
  * For API routes: a bearer token when the request carries one (and then only
- * the token counts, valid or not), else the session cookie.
+ * the token counts: one that is malformed, revoked or lacks the scope is
+ * UnauthorizedError, never a quiet fall back to visitor), else the session
+ * cookie, else null (a visitor).
  */
 export async function getRequestViewer(req: Request, scope: ApiTokenScopes[number]): Promise<Viewer | null> {
   const header = req.headers.get("authorization");
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    return m?.[1] ? viewerForToken(m[1], scope) : null;
+    const viewer = m?.[1] ? await viewerForToken(m[1], scope) : null;
+    if (!viewer) throw new UnauthorizedError();
+    return viewer;
   }
   return getViewer();
 }

@@ -1,11 +1,33 @@
 /**
  * How far a submission's evaluation has got: what the submission page polls
  * and `chainswe worker` users watch. Chains count jobs; bugs count BugResults,
- * which land a whole chain at a time (evaluator/queue/complete.ts).
+ * which land a whole chain at a time (evaluator/queue/complete.ts). Each job
+ * also lists its bugs: final from BugResult rows once the chain is handed in,
+ * provisional from EvaluationJob.progress while it runs (evaluator/queue/progress.ts).
  */
 import { db } from "@/lib/db";
-import { jobStatusSchema, submissionStatusSchema, type JobStatus, type SubmissionStatus } from "@/lib/schemas/columns";
+import {
+  jobProgressSchema,
+  jobStatusSchema,
+  parseColumn,
+  submissionStatusSchema,
+  type JobProgress,
+  type JobStatus,
+  type SubmissionStatus,
+} from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+
+export type BugState = "resolved" | "unresolved" | "pending";
+
+export type BugProgressEntry = {
+  order: number;
+  swebenchInstanceId: string;
+  state: BugState;
+  /** null unless unresolved */
+  fingerprint: string | null;
+  /** from the running attempt, not yet handed in: may still be dropped (lease lost) */
+  provisional: boolean;
+};
 
 export type ChainJobProgress = {
   continuousId: string;
@@ -20,6 +42,8 @@ export type ChainJobProgress = {
   bugs: number;
   bugsGraded: number;
   bugsResolved: number;
+  /** every bug of the chain, in order */
+  bugStates: BugProgressEntry[];
 };
 
 export type SubmissionProgress = {
@@ -32,26 +56,48 @@ export type SubmissionProgress = {
   jobs: ChainJobProgress[];
 };
 
-/** Bugs per chain of the submission's dataset version. */
-async function chainLengths(datasetVersionId: string, chainIds: string[]): Promise<Map<string, number>> {
+type ChainBug = { order: number; swebenchInstanceId: string };
+type Verdict = { resolved: boolean; fingerprint: string | null };
+
+/** The bugs of each chain of the submission's dataset version. */
+async function chainBugs(datasetVersionId: string, chainIds: string[]): Promise<Map<string, ChainBug[]>> {
   const chains = await db.chain.findMany({
     where: { datasetVersionId, continuousId: { in: chainIds } },
-    select: { continuousId: true, _count: { select: { bugs: true } } },
+    select: { continuousId: true, bugs: { select: { order: true, swebenchInstanceId: true }, orderBy: { order: "asc" } } },
   });
-  return new Map(chains.map((c) => [c.continuousId, c._count.bugs]));
+  return new Map(chains.map((c) => [c.continuousId, c.bugs]));
 }
 
-/** Graded and resolved bugs per chain. */
-async function gradedCounts(submissionId: string): Promise<Map<string, { graded: number; resolved: number }>> {
-  const groups = await db.bugResult.groupBy({ by: ["continuousId", "resolved"], where: { submissionId }, _count: { _all: true } });
-  const counts = new Map<string, { graded: number; resolved: number }>();
-  for (const g of groups) {
-    const c = counts.get(g.continuousId) ?? { graded: 0, resolved: 0 };
-    c.graded += g._count._all;
-    if (g.resolved) c.resolved += g._count._all;
-    counts.set(g.continuousId, c);
+/** Handed-in verdicts per chain, by order. */
+async function gradedVerdicts(submissionId: string): Promise<Map<string, Map<number, Verdict>>> {
+  const rows = await db.bugResult.findMany({ where: { submissionId }, select: { continuousId: true, order: true, resolved: true, fingerprint: true } });
+  const byChain = new Map<string, Map<number, Verdict>>();
+  for (const r of rows) {
+    const chain = byChain.get(r.continuousId) ?? new Map<number, Verdict>();
+    chain.set(r.order, { resolved: r.resolved, fingerprint: r.fingerprint });
+    byChain.set(r.continuousId, chain);
   }
-  return counts;
+  return byChain;
+}
+
+/**
+ * Each bug's state: its result once handed in; while the chain runs, what the
+ * running attempt has graded so far (provisional); else pending.
+ */
+export function bugStates(bugs: ChainBug[], graded: Map<number, Verdict> | undefined, running: JobProgress | null): BugProgressEntry[] {
+  const live = new Map((running ?? []).map((p) => [p.order, p]));
+  return bugs.map(({ order, swebenchInstanceId }) => {
+    const final = graded?.get(order);
+    const verdict = final ?? (graded?.size ? undefined : live.get(order));
+    if (!verdict) return { order, swebenchInstanceId, state: "pending", fingerprint: null, provisional: false };
+    return {
+      order,
+      swebenchInstanceId,
+      state: verdict.resolved ? "resolved" : "unresolved",
+      fingerprint: verdict.resolved ? null : verdict.fingerprint,
+      provisional: !final,
+    };
+  });
 }
 
 /** The submission's progress, or null when there is no such submission. */
@@ -67,22 +113,30 @@ export async function getSubmissionProgress(id: string): Promise<SubmissionProgr
     },
   });
   if (!submission) return null;
-  const [lengths, graded] = await Promise.all([
-    chainLengths(submission.datasetVersionId, submission.jobs.map((j) => j.continuousId)),
-    gradedCounts(id),
+  const [bugsByChain, graded] = await Promise.all([
+    chainBugs(submission.datasetVersionId, submission.jobs.map((j) => j.continuousId)),
+    gradedVerdicts(id),
   ]);
-  const jobs: ChainJobProgress[] = submission.jobs.map((j) => ({
-    continuousId: j.continuousId,
-    status: jobStatusSchema.parse(j.status),
-    attempts: j.attempts,
-    lastError: j.lastError,
-    runAfter: j.runAfter,
-    startedAt: j.startedAt,
-    finishedAt: j.finishedAt,
-    bugs: lengths.get(j.continuousId) ?? 0,
-    bugsGraded: graded.get(j.continuousId)?.graded ?? 0,
-    bugsResolved: graded.get(j.continuousId)?.resolved ?? 0,
-  }));
+  const jobs: ChainJobProgress[] = submission.jobs.map((j) => {
+    const status = jobStatusSchema.parse(j.status);
+    const verdicts = graded.get(j.continuousId);
+    // only a running attempt's progress means anything; a failed or cancelled one's is stale
+    const running = status === "running" ? parseColumn(jobProgressSchema, j.progress, "EvaluationJob.progress") : null;
+    const finals = [...(verdicts?.values() ?? [])];
+    return {
+      continuousId: j.continuousId,
+      status,
+      attempts: j.attempts,
+      lastError: j.lastError,
+      runAfter: j.runAfter,
+      startedAt: j.startedAt,
+      finishedAt: j.finishedAt,
+      bugs: bugsByChain.get(j.continuousId)?.length ?? 0,
+      bugsGraded: finals.length,
+      bugsResolved: finals.filter((v) => v.resolved).length,
+      bugStates: bugStates(bugsByChain.get(j.continuousId) ?? [], verdicts, running),
+    };
+  });
   const count = (s: JobStatus) => jobs.filter((j) => j.status === s).length;
   const sum = (f: (j: ChainJobProgress) => number) => jobs.reduce((n, j) => n + f(j), 0);
   return {

@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS = [
   "role_granted",
   "role_revoked",
   "submission_cancelled",
+  // the team's own visibility changes, so a reviewer sees the whole publication history
+  "publication_requested",
+  "publication_withdrawn",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -1,0 +1,23 @@
+/** GET /api/v1/submissions/[id]/logs/[chain]/[order]: one graded bug's full test log, for whoever may read the submission. */
+import { getRequestViewer } from "@/lib/auth/viewer";
+import { bugLog } from "@/lib/data/submission-view";
+import { errorResponse } from "@/lib/http";
+
+export async function GET(req: Request, { params }: { params: Promise<{ id: string; chain: string; order: string }> }): Promise<Response> {
+  try {
+    const { id, chain, order } = await params;
+    const viewer = await getRequestViewer(req, "read");
+    // anything but a plain positive integer names no bug: bugLog answers 404
+    const log = await bugLog(viewer, id, chain, /^[1-9][0-9]{0,5}$/.test(order) ? Number(order) : Number.NaN);
+    return new Response(log.text, {
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        // shown in the browser; "save as" keeps a name that says which bug it is
+        "content-disposition": `inline; filename="${log.filename}"`,
+        "cache-control": "no-store",
+      },
+    });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

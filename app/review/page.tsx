@@ -1,0 +1,116 @@
+/**
+ * The reviewers' queue: submissions waiting for a publication decision, oldest
+ * request first, with their scores; and the latest decisions from the audit
+ * log. Reviewers only: for anyone else the page does not exist.
+ */
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { MODE_LABELS, formatInterval, formatPercent } from "@/evaluator/scoring";
+import { canReview } from "@/lib/authz";
+import { getViewer } from "@/lib/auth/viewer";
+import { listPendingReview, recentReviewDecisions, type ReviewDecision } from "@/lib/data/visibility";
+
+export const metadata: Metadata = { title: "Review · ChainSWE" };
+
+const when = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
+
+const DECISION_LABELS: Record<ReviewDecision["action"], string> = {
+  publication_approved: "approved",
+  publication_rejected: "rejected",
+  submission_rerun: "re-run",
+};
+
+export default async function ReviewPage() {
+  const viewer = await getViewer();
+  if (!canReview(viewer)) notFound();
+  const [pending, decisions] = await Promise.all([listPendingReview(viewer), recentReviewDecisions(viewer)]);
+  return (
+    <main>
+      <h1>Review</h1>
+      <section aria-labelledby="pending-heading">
+        <h2 id="pending-heading">Waiting for a decision</h2>
+        {pending.length === 0 ? (
+          <p className="muted">No submission is waiting for review.</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">System</th>
+                  <th scope="col">Team</th>
+                  <th scope="col">Mode</th>
+                  <th scope="col">Dataset</th>
+                  <th scope="col">Requested</th>
+                  <th scope="col" className="num">
+                    Per-bug %
+                  </th>
+                  <th scope="col" className="num">
+                    Chain %
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {pending.map((p) => {
+                  const headline = p.scores?.headline;
+                  return (
+                    <tr key={p.id}>
+                      <th scope="row">
+                        <Link href={`/submissions/${p.id}`}>{p.system.name}</Link>
+                        <div className="muted">
+                          {p.system.model} · {p.system.contextConfig}
+                        </div>
+                      </th>
+                      <td>{p.team.name}</td>
+                      <td>{MODE_LABELS[p.mode]}</td>
+                      <td>{p.datasetVersion}</td>
+                      <td>{when(p.publishRequestedAt)}</td>
+                      <td className="num">
+                        {formatPercent(headline?.perBug.value)} <small className="muted">{formatInterval(headline?.perBug.ci)}</small>
+                      </td>
+                      <td className="num">
+                        {formatPercent(headline?.chain.value)} <small className="muted">{formatInterval(headline?.chain.ci)}</small>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <p className="muted">Per-bug % and chain % are strict for Seq and Seq+Mem (as in the paper), over the chains each submission covers.</p>
+      </section>
+      <section aria-labelledby="decisions-heading">
+        <h2 id="decisions-heading">Recent decisions</h2>
+        {decisions.length === 0 ? (
+          <p className="muted">No decision yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Decision</th>
+                  <th scope="col">Submission</th>
+                  <th scope="col">Reviewer</th>
+                  <th scope="col">Reason</th>
+                </tr>
+              </thead>
+              <tbody>
+                {decisions.map((d) => (
+                  <tr key={d.id}>
+                    <td>{when(d.at)}</td>
+                    <td>{DECISION_LABELS[d.action]}</td>
+                    <td>{d.system ? <Link href={`/submissions/${d.submissionId}`}>{d.system}</Link> : <span className="muted">deleted</span>}</td>
+                    <td>{d.actor ?? "—"}</td>
+                    <td>{d.reason ?? ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,42 @@
+"use server";
+/**
+ * The submission page's buttons. Each action reads the viewer itself (server
+ * actions are public endpoints) and leaves the rules to lib/data/visibility.ts;
+ * refusals come back as an ActionResult for the form to show beside its field.
+ */
+import { revalidatePath } from "next/cache";
+import { getViewer } from "@/lib/auth/viewer";
+import { cancelSubmissionFor, changeVisibility, rerunSubmission } from "@/lib/data/visibility";
+import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
+import { visibilityLabel } from "@/lib/visibility";
+
+export type ActionResult = { ok: true; message: string } | { ok: false; message: string; field?: string } | null;
+
+async function run(id: string, act: () => Promise<string>): Promise<ActionResult> {
+  try {
+    const message = await act();
+    revalidatePath(`/submissions/${id}`);
+    return { ok: true, message };
+  } catch (e) {
+    if (e instanceof FieldError) return { ok: false, field: e.field, message: e.message.replace(/^[^:]+: /, "") };
+    if (e instanceof ForbiddenError || e instanceof NotFoundError) return { ok: false, message: e.message };
+    throw e;
+  }
+}
+
+/** Request publication, withdraw, approve or reject: the form's "action" and "reason" fields. */
+export async function visibilityAction(id: string, _prev: ActionResult, form: FormData): Promise<ActionResult> {
+  const viewer = await getViewer();
+  const input = { action: form.get("action"), reason: form.get("reason") ?? undefined };
+  return run(id, async () => `now ${visibilityLabel(await changeVisibility(viewer, id, input))}`);
+}
+
+export async function cancelAction(id: string, _prev: ActionResult): Promise<ActionResult> {
+  const viewer = await getViewer();
+  return run(id, async () => `cancelled ${(await cancelSubmissionFor(viewer, id)).cancelledJobs} chain(s)`);
+}
+
+export async function rerunAction(id: string, _prev: ActionResult): Promise<ActionResult> {
+  const viewer = await getViewer();
+  return run(id, async () => `re-queued ${(await rerunSubmission(viewer, id)).jobs} chain(s)`);
+}

@@ -1,0 +1,95 @@
+/**
+ * One submission: what ran, how far it got (live while it runs), its scores and
+ * every bug's outcome, downloads, and the team's and reviewers' buttons.
+ * Anyone who may not read it gets the 404 page (lib/data/submission-view.ts).
+ */
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ProgressPanel } from "@/components/ProgressPanel";
+import { SubmissionActions } from "@/components/SubmissionActions";
+import { SubmissionResultsTables, SubmissionScoresTable } from "@/components/SubmissionResults";
+import { MODE_LABELS } from "@/evaluator/scoring";
+import { getViewer } from "@/lib/auth/viewer";
+import { getSubmissionForViewer, submissionJson, type SubmissionView } from "@/lib/data/submission-view";
+import { NotFoundError } from "@/lib/errors";
+import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/visibility";
+
+type Props = { params: Promise<{ id: string }> };
+
+export const metadata: Metadata = { title: "Submission · ChainSWE" };
+
+async function load(id: string): Promise<SubmissionView> {
+  try {
+    return await getSubmissionForViewer(await getViewer(), id);
+  } catch (e) {
+    if (e instanceof NotFoundError) notFound();
+    throw e;
+  }
+}
+
+const day = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
+
+export default async function SubmissionPage({ params }: Props) {
+  const { id } = await params;
+  const v = await load(id);
+  const note = visibilityNote(v.visibility);
+  const api = `/api/v1/submissions/${encodeURIComponent(v.id)}`;
+  const facts: [string, string][] = [
+    ["Team", v.system.team.name],
+    ["Model", v.system.model],
+    ["Scaffold", v.system.scaffold],
+    ["Context", v.system.contextConfig],
+    ["Mode", MODE_LABELS[v.mode]],
+    ["Dataset", v.datasetVersion],
+    ["Submitted", day(v.createdAt)],
+    ["Finished", day(v.finishedAt)],
+    // what the team said about the run
+    ...Object.entries(v.metadata).map(([k, value]): [string, string] => [k, String(value)]),
+  ];
+  return (
+    <main className="submission-page">
+      <h1>
+        {v.system.name} <span className="muted">· {MODE_LABELS[v.mode]}</span>
+      </h1>
+      <p>
+        <span className={`badge ${v.visibility}`} data-testid="submission-visibility">
+          {visibilityLabel(v.visibility)}
+        </span>{" "}
+        {note && <span className="muted">{note}</span>}
+      </p>
+      {v.visibility === "rejected" && v.review.reviewReason && (
+        <p className="errors" role="note">
+          Publication rejected{v.review.reviewedAt ? ` on ${day(v.review.reviewedAt)}` : ""}: {v.review.reviewReason}
+        </p>
+      )}
+      {v.visibility === "pending_review" && <p className="muted">Publication requested {day(v.review.publishRequestedAt)}; waiting for a reviewer.</p>}
+      <dl className="facts">
+        {facts.map(([term, value], i) => (
+          <div key={i}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <ProgressPanel initial={submissionJson(v)} />
+
+      {!isEvaluationOpen(v.status) && v.scores && <SubmissionScoresTable scores={v.scores} />}
+      {!isEvaluationOpen(v.status) && v.progress.bugs.graded > 0 && <SubmissionResultsTables id={v.id} chains={v.chains} />}
+
+      <p className="downloads">
+        Download: <a href={`${api}/results.jsonl`}>results.jsonl</a>
+        {v.actions.predictions && (
+          <>
+            {" · "}
+            <a href={`${api}/predictions.jsonl`}>predictions</a>
+          </>
+        )}
+        {" · "}
+        <a href={api}>JSON</a>
+      </p>
+
+      <SubmissionActions id={v.id} allowed={v.actions} />
+    </main>
+  );
+}

@@ -1,0 +1,100 @@
+"use client";
+/**
+ * The submission page's buttons, each a small form posting to a server action
+ * (app/submissions/[id]/actions.ts). Which ones show is decided on the server
+ * (lib/visibility.ts availableActions); the server checks again on submit.
+ * Works without JavaScript as plain form posts; with it, refusals show beside the form.
+ */
+import { useActionState } from "react";
+import { cancelAction, rerunAction, visibilityAction, type ActionResult } from "@/app/submissions/[id]/actions";
+import type { SubmissionActions as Allowed } from "@/lib/visibility";
+
+/** The action's outcome, unless it is about one field (FieldMessage shows that beside the field). */
+function Outcome({ result }: { result: ActionResult }) {
+  if (!result || (!result.ok && result.field)) return null;
+  return (
+    <span role={result.ok ? "status" : "alert"} className={result.ok ? "muted" : "error"}>
+      {result.message}
+    </span>
+  );
+}
+
+function FieldMessage({ result, field, id }: { result: ActionResult; field: string; id: string }) {
+  const message = result && !result.ok && result.field === field ? result.message : null;
+  return (
+    <span id={id} role="alert" className="error">
+      {message}
+    </span>
+  );
+}
+
+function VisibilityButton({ id, action, label, secondary }: { id: string; action: string; label: string; secondary?: boolean }) {
+  const [result, submit, pending] = useActionState(visibilityAction.bind(null, id), null);
+  return (
+    <form action={submit} className="inline-action">
+      <input type="hidden" name="action" value={action} />
+      <button type="submit" className={secondary ? "secondary" : undefined} disabled={pending}>
+        {label}
+      </button>{" "}
+      <Outcome result={result} />
+    </form>
+  );
+}
+
+function RejectForm({ id }: { id: string }) {
+  const [result, submit, pending] = useActionState(visibilityAction.bind(null, id), null);
+  const reasonError = !!result && !result.ok && result.field === "reason";
+  return (
+    <form action={submit} className="stack">
+      <input type="hidden" name="action" value="reject" />
+      <label>
+        Reason
+        <textarea name="reason" rows={3} required aria-invalid={reasonError || undefined} aria-describedby="reject-reason-error" />
+        <FieldMessage result={result} field="reason" id="reject-reason-error" />
+      </label>
+      <div>
+        <button type="submit" className="secondary" disabled={pending}>
+          Reject
+        </button>{" "}
+        <Outcome result={result} />
+      </div>
+    </form>
+  );
+}
+
+function PlainButton({ label, act }: { label: string; act: (prev: ActionResult) => Promise<ActionResult> }) {
+  const [result, submit, pending] = useActionState(act, null);
+  return (
+    <form action={submit} className="inline-action">
+      <button type="submit" className="secondary" disabled={pending}>
+        {label}
+      </button>{" "}
+      <Outcome result={result} />
+    </form>
+  );
+}
+
+export function SubmissionActions({ id, allowed }: { id: string; allowed: Allowed }) {
+  const team = allowed.cancel || allowed.request_publication || allowed.withdraw;
+  const review = allowed.approve || allowed.reject || allowed.rerun;
+  if (!team && !review) return null;
+  return (
+    <section aria-labelledby="actions-heading" className="submission-actions">
+      <h2 id="actions-heading">Actions</h2>
+      {team && (
+        <div className="action-row">
+          {allowed.cancel && <PlainButton label="Cancel evaluation" act={cancelAction.bind(null, id)} />}
+          {allowed.request_publication && <VisibilityButton id={id} action="request_publication" label="Request publication" />}
+          {allowed.withdraw && <VisibilityButton id={id} action="withdraw" label="Withdraw" secondary />}
+        </div>
+      )}
+      {review && (
+        <div className="action-row">
+          {allowed.approve && <VisibilityButton id={id} action="approve" label="Approve" />}
+          {allowed.rerun && <PlainButton label="Re-run" act={rerunAction.bind(null, id)} />}
+        </div>
+      )}
+      {allowed.reject && <RejectForm id={id} />}
+    </section>
+  );
+}
