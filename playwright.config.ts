@@ -19,6 +19,8 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
   },

@@ -126,9 +126,9 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
           {problems.issues.length > 0 && <p className="muted">Nothing was stored; fix these lines and submit again.</p>}
         </div>
       )}
-      <label>
-        System
-        <select name="system" required aria-describedby={described("system")} defaultValue={options.systems[0]?.id}>
+      <div className="field">
+        <label htmlFor="submit-system">System</label>
+        <select id="submit-system" name="system" required aria-describedby={described("system")} defaultValue={options.systems[0]?.id}>
           {options.systems.map((s) => (
             <option key={s.id} value={s.id}>
               {s.teamName} / {s.name} ({s.model}, {s.contextConfig})
@@ -136,10 +136,10 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
           ))}
         </select>
         <FieldError id={err("system")} text={problems.fields.system} />
-      </label>
-      <label>
-        Dataset version
-        <select name="dataset_version" value={version} onChange={(e) => chooseVersion(e.target.value)} aria-describedby={described("dataset_version")}>
+      </div>
+      <div className="field">
+        <label htmlFor="submit-version">Dataset version</label>
+        <select id="submit-version" name="dataset_version" value={version} onChange={(e) => chooseVersion(e.target.value)} aria-describedby={described("dataset_version")}>
           {options.versions.map((v, i) => (
             <option key={v.version} value={v.version}>
               {v.version}
@@ -148,10 +148,10 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
           ))}
         </select>
         <FieldError id={err("dataset_version")} text={problems.fields.dataset_version} />
-      </label>
-      <label>
-        Mode
-        <select name="mode" value={mode} onChange={(e) => setMode(e.target.value)} aria-describedby={described("mode")}>
+      </div>
+      <div className="field">
+        <label htmlFor="submit-mode">Mode</label>
+        <select id="submit-mode" name="mode" value={mode} onChange={(e) => setMode(e.target.value)} aria-describedby={described("mode")}>
           {modes.map((m) => (
             <option key={m} value={m}>
               {MODE_LABELS[m]}
@@ -159,15 +159,15 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
           ))}
         </select>
         <FieldError id={err("mode")} text={problems.fields.mode} />
-      </label>
-      <label>
-        Predictions file
-        <input type="file" name="predictions" accept=".jsonl,.json,application/x-ndjson,application/json" required aria-describedby={described("predictions")} />
+      </div>
+      <div className="field">
+        <label htmlFor="submit-file">Predictions file</label>
+        <input id="submit-file" type="file" name="predictions" accept=".jsonl,.json,application/x-ndjson,application/json" required aria-describedby={described("predictions")} />
         <span className="muted">
           JSONL, one line per bug; at most {mb(options.maxUploadBytes)}, and {Math.round(options.maxPatchBytes / 1024)} KB per patch.
         </span>
         <FieldError id={err("predictions")} text={problems.fields.predictions} />
-      </label>
+      </div>
       <fieldset>
         <legend>About the run (optional, shown with the results)</legend>
         <label>
