@@ -31,7 +31,13 @@ export function TeamSystemsTable({ slug, systems, editable }: { slug: string; sy
         <tbody>
           {systems.map((s) => (
             <tr key={s.id}>
-              <th scope="row">{s.name}</th>
+              <th scope="row">
+                {s.name}
+                <br />
+                <code className="muted" title="chainswe submit --system">
+                  {slug}/{s.name}
+                </code>
+              </th>
               <td>{s.model}</td>
               <td>{s.scaffold}</td>
               <td>{s.contextConfig}</td>

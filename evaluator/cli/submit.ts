@@ -153,7 +153,7 @@ export function registerSubmit(program: Command): void {
     .description("upload a predictions file to a ChainSWE portal (POST /api/v1/submissions); --wait follows the evaluation")
     .requiredOption("--server <url>", "the portal, e.g. https://chainswe.example.org")
     .addOption(new Option("--token <token>", "API token with the submit (and, for --wait, read) scope").env("CHAINSWE_TOKEN"))
-    .requiredOption("--system <id>", "the id of one of your team's systems (listed on the portal's submit page)")
+    .requiredOption("--system <ref>", "one of your team's systems: <team>/<system name> as on its team page, or its id")
     .requiredOption("--mode <mode>", "oracle | seq | seq_mem")
     .requiredOption("--dataset-version <version>", "e.g. v1")
     .option("--meta <key=value>", "metadata shown with the results (repeatable)", collect, [] as string[])

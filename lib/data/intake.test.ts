@@ -167,8 +167,15 @@ describe("receiveSubmission: fields, ownership and limits", () => {
   it("another team's system, or one that does not exist, is not found", async () => {
     await refused(upload(lines(goldLines), { system: otherSystem }), NotFoundError);
     await refused(upload(lines(goldLines), { system: "no-such-system" }), NotFoundError);
+    await refused(upload(lines(goldLines), { system: "other/Other agent" }), NotFoundError);
+    await refused(upload(lines(goldLines), { system: "acme/no such agent" }), NotFoundError);
     // bob, of the owning team, may
     await expect(intake.receiveSubmission(bob, upload(lines(goldLines), { system: otherSystem }), { limits: LIMITS })).resolves.toMatchObject({ chains: 5 });
+  });
+
+  it("names a system by <team slug>/<system name> as well as by id", async () => {
+    const got = await intake.receiveSubmission(alice, upload(lines(goldLines), { system: "acme/Acme agent" }), { limits: LIMITS });
+    expect((await t.db.submission.findUniqueOrThrow({ where: { id: got.id } })).systemId).toBe(acmeSystem);
   });
 
   it("a visitor is refused before anything is read", async () => {

@@ -62,8 +62,8 @@ const chainList = z
  * `predictions` file. `chains` may be comma- or space-separated, or repeated.
  */
 export const submissionRequestSchema = z.object({
-  /** the System's id (the web form's choice; `chainswe submit --system`) */
-  system: z.string().trim().min(1, "required: the id of one of your team's systems"),
+  /** the System's id (the web form's choice), or `<team slug>/<system name>` (`chainswe submit --system`) */
+  system: z.string().trim().min(1, "required: the id of one of your team's systems, or <team>/<system name>"),
   dataset_version: z.string().trim().min(1, "required, e.g. v1"),
   mode: z.string().trim().pipe(modeSchema),
   /** JSON object of string, number, boolean or null values, shown beside the results */
@@ -217,10 +217,18 @@ function parseFields(fields: Record<string, string>): SubmissionRequest {
   throw new FieldError(field, fields[field] === undefined && issue.code === "invalid_type" ? "required" : message);
 }
 
-/** The system, if it belongs to one of the viewer's teams; otherwise not found, whether it exists or not. */
-async function ownSystem(viewer: Viewer, systemId: string) {
-  const system = await db.system.findUnique({ where: { id: systemId }, select: { id: true, teamId: true, team: { select: { name: true } } } });
-  if (!system || !canActForTeam(viewer, system.teamId)) throw new NotFoundError(`system ${systemId}`);
+/**
+ * The system named by id or by "<team slug>/<system name>", if it belongs to one
+ * of the viewer's teams; otherwise not found, whether it exists or not.
+ */
+async function ownSystem(viewer: Viewer, ref: string) {
+  const select = { id: true, teamId: true, team: { select: { name: true } } } as const;
+  const slash = ref.indexOf("/");
+  const system =
+    slash > 0
+      ? await db.system.findFirst({ where: { team: { slug: ref.slice(0, slash) }, name: ref.slice(slash + 1) }, select })
+      : await db.system.findUnique({ where: { id: ref }, select });
+  if (!system || !canActForTeam(viewer, system.teamId)) throw new NotFoundError(`system ${ref}`);
   return system;
 }
 

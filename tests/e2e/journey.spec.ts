@@ -10,26 +10,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { ROOT, chainswe } from "./site";
+import { PASSWORD, createTeamWithSystem, signIn, signUp } from "./steps";
 
-const PASSWORD = "correct horse battery";
 const GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
 const run = Date.now().toString(36);
-
-async function signUp(page: Page, username: string): Promise<void> {
-  await page.goto("/signup");
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/teams$/);
-}
-
-async function signIn(page: Page, username: string): Promise<void> {
-  await page.goto("/signin");
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByRole("link", { name: username })).toBeVisible();
-}
 
 async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
@@ -46,15 +30,7 @@ test("sign up, create a team and a system, submit, watch, publish, review, and r
   const alice = await newPage(browser);
   const teamName = `Team ${run}`;
   await signUp(alice, `alice-${run}`);
-  await alice.getByLabel("Team name").fill(teamName);
-  await alice.getByRole("button", { name: "Create team" }).click();
-  await expect(alice.getByRole("heading", { name: teamName })).toBeVisible();
-  await alice.getByLabel("System name").fill("gold-agent");
-  await alice.getByLabel("Model").fill("gold-model-1");
-  await alice.getByLabel("Scaffold").fill("scripted");
-  await alice.getByLabel("Context configuration").fill("Baseline");
-  await alice.getByRole("button", { name: "Create system" }).click();
-  await expect(alice.getByRole("cell", { name: "gold-model-1" })).toBeVisible();
+  await createTeamWithSystem(alice, teamName, { name: "gold-agent", model: "gold-model-1" });
 
   // a bad upload: line-numbered errors, nothing stored
   const before = await listedIds(alice);

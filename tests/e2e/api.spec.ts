@@ -1,0 +1,72 @@
+/**
+ * The HTTP API and `chainswe submit` against the real site: a token made on
+ * /account submits with the CLI and waits for the evaluation; a bad file is
+ * refused with its lines named and stores nothing; scopes are enforced; a
+ * cookie-authenticated upload from another origin (CSRF) is refused.
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { DEMO_VERSION, ROOT } from "./site";
+import { createTeamWithSystem, createToken, signUp } from "./steps";
+
+const run = Date.now().toString(36);
+const GOLD_ORACLE = join(ROOT, "demo", "predictions", "demo-gold.oracle.jsonl");
+const BAD = join(ROOT, "tests", "fixtures", "inputs", "bad-predictions.jsonl");
+
+function submit(server: string, token: string, system: string, file: string, extra: string[] = []) {
+  const args = ["bin/chainswe.mjs", "submit", "--server", server, "--token", token, "--system", system, "--mode", "oracle", "--dataset-version", DEMO_VERSION, "--poll-seconds", "1", ...extra, file];
+  return spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", timeout: 5 * 60_000 });
+}
+
+test("chainswe submit with a token from /account: bad lines refused, good file evaluated to the end", async ({ page, baseURL }) => {
+  await signUp(page, `carol-${run}`);
+  const teamPath = await createTeamWithSystem(page, `CLI team ${run}`, { name: "cli-gold", model: "cli-model" });
+  const slug = teamPath.split("/").pop()!;
+  const system = `${slug}/cli-gold`;
+  const token = await createToken(page, "laptop", ["submit", "read"]);
+  const api = { authorization: `Bearer ${token}` };
+  const listed = async () => ((await (await page.request.get(`/api/v1/submissions?team=${slug}`, { headers: api })).json()) as { items: unknown[] }).items.length;
+
+  const bad = submit(baseURL!, token, system, BAD);
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toMatch(/refused \(422\)/);
+  expect(bad.stderr).toMatch(/line 2\b.*malformed JSON/);
+  expect(bad.stderr).toMatch(/line 3\b.*continuous_id/);
+  expect(await listed()).toBe(0);
+
+  const good = submit(baseURL!, token, system, GOLD_ORACLE, ["--wait"]);
+  expect(good.stderr).toContain("queued 5 chain(s) with 16 prediction(s)");
+  expect(good.stdout).toMatch(/completed: chains 5\/5 done; bugs 16\/16 graded, 16 resolved/);
+  expect(good.status).toBe(0);
+  const id = /submission (\S+)/.exec(good.stdout)![1]!;
+  const detail = await page.request.get(`/api/v1/submissions/${id}`, { headers: api });
+  expect(detail.status()).toBe(200);
+  expect(await detail.json()).toMatchObject({ id, status: "completed", visibility: "private", mode: "oracle" });
+  expect(await listed()).toBe(1);
+});
+
+test("tokens: scopes are enforced and a bad token is 401, never a visitor", async ({ page, playwright, baseURL }) => {
+  await signUp(page, `dave-${run}`);
+  const teamPath = await createTeamWithSystem(page, `Scope team ${run}`, { name: "scoped", model: "scope-model" });
+  const system = `${teamPath.split("/").pop()}/scoped`;
+  const readOnly = await createToken(page, "read only", ["read"]);
+  const refused = submit(baseURL!, readOnly, system, GOLD_ORACLE);
+  expect(refused.status).toBe(1);
+  expect(refused.stderr).toMatch(/refused \(401\)/);
+  const anon = await playwright.request.newContext({ baseURL });
+  expect((await anon.get("/api/v1/submissions", { headers: { authorization: "Bearer csw_not-a-token" } })).status()).toBe(401);
+  expect((await anon.get("/api/v1/submissions")).status()).toBe(200);
+  await anon.dispose();
+});
+
+test("a cookie-authenticated upload from another site is refused (CSRF) and stores nothing", async ({ page }) => {
+  await signUp(page, `erin-${run}`);
+  const teamPath = await createTeamWithSystem(page, `CSRF team ${run}`, { name: "csrf", model: "csrf-model" });
+  const system = `${teamPath.split("/").pop()}/csrf`;
+  const multipart = { system, dataset_version: DEMO_VERSION, mode: "oracle", predictions: { name: "p.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from("") } };
+  const forged = await page.request.post("/api/v1/submissions", { multipart, headers: { origin: "https://evil.example" } });
+  expect(forged.status()).toBe(403);
+  const mine = ((await (await page.request.get("/api/v1/submissions?team=" + teamPath.split("/").pop())).json()) as { items: unknown[] }).items;
+  expect(mine).toHaveLength(0);
+});
