@@ -89,4 +89,8 @@ test("sign up, create a team and a system, submit, watch, publish, review, and r
   expect((await visitor.request.get(`/api/v1${submissionUrl}/predictions.jsonl`)).status()).toBe(404);
   await visitor.goto("/submissions");
   await expect(visitor.getByRole("link", { name: /gold-agent/ }).first()).toBeVisible();
+  await visitor.goto("/");
+  const row = visitor.getByRole("row").filter({ has: visitor.getByRole("link", { name: "gold-agent" }) });
+  await expect(row).toContainText(teamName);
+  await expect(row.getByRole("cell").nth(4)).toContainText("100.0");
 });
