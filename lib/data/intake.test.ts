@@ -273,4 +273,12 @@ describe("receiveSubmission: fields, ownership and limits", () => {
       intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now: new Date("2026-12-03T11:00:01Z") }),
     ).resolves.toBeTruthy();
   });
+
+  it("two uploads racing for the team's last slot: exactly one is stored", async () => {
+    const limits = { ...LIMITS, dailyQuota: 1 };
+    const outcomes = await Promise.allSettled([1, 2, 3].map(() => intake.receiveSubmission(alice, upload(lines(goldLines)), { limits })));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    for (const o of outcomes) if (o.status === "rejected") expect(o.reason).toBeInstanceOf(LimitError);
+    expect(await t.db.submission.count()).toBe(1);
+  });
 });

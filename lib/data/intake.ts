@@ -23,6 +23,7 @@ import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { formatBytes, tooLarge } from "@/evaluator/dataset/records";
 import { env } from "@/env";
 import { canActForTeam } from "@/lib/authz";
+import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
 import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { datasetModesSchema, parseColumn, submissionMetadataSchema } from "@/lib/schemas/columns";
@@ -97,11 +98,11 @@ export function intakeLimitsFromEnv(): IntakeLimits {
 const DAY_MS = 24 * 3600 * 1000;
 
 /** How much of the team's daily quota is used, and when the oldest counted submission stops counting. */
-export async function quotaUse(teamId: string, now: Date): Promise<{ used: number; freesAt: Date | null }> {
+export async function quotaUse(teamId: string, now: Date, client: Tx | typeof db = db): Promise<{ used: number; freesAt: Date | null }> {
   const where = { system: { teamId }, createdAt: { gt: new Date(now.getTime() - DAY_MS) }, status: { notIn: ["failed", "cancelled"] } };
   const [used, oldest] = await Promise.all([
-    db.submission.count({ where }),
-    db.submission.findFirst({ where, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
+    client.submission.count({ where }),
+    client.submission.findFirst({ where, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
   ]);
   return { used, freesAt: oldest ? new Date(oldest.createdAt.getTime() + DAY_MS) : null };
 }
@@ -279,9 +280,15 @@ export async function receiveSubmission(
     const system = await ownSystem(viewer, request.system);
     await checkDatasetVersion(request);
     const now = opts.now ?? new Date();
-    const quota = await quotaUse(system.teamId, now);
-    if (quota.used >= limits.dailyQuota) throw quotaError(system.team.name, limits.dailyQuota, quota.freesAt, now);
+    const checkQuota = async (client: Tx | typeof db) => {
+      const quota = await quotaUse(system.teamId, now, client);
+      if (quota.used >= limits.dailyQuota) throw quotaError(system.team.name, limits.dailyQuota, quota.freesAt, now);
+    };
+    // before validating (a team over its quota learns it at once), and again inside the
+    // storing transaction, so two uploads racing for the last slot cannot both get it
+    await checkQuota(db);
     const created = await createSubmission({
+      admit: checkQuota,
       systemId: system.id,
       datasetVersion: request.dataset_version,
       mode: request.mode,

@@ -51,6 +51,11 @@ export type NewSubmission = {
   chainIds?: string[] | null;
   metadata?: SubmissionMetadata;
   submittedById?: string | null;
+  /**
+   * Runs first inside the storing transaction and may throw to refuse (the daily
+   * quota): a check there cannot be raced by another upload of the same team.
+   */
+  admit?: (tx: Tx) => Promise<void>;
 };
 
 export type CreatedSubmission = { id: string; systemId: string; chains: number; predictions: number; warnings: string[] };
@@ -120,6 +125,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
     }));
   const id = await db.$transaction(
     async (tx) => {
+      await input.admit?.(tx);
       const submission = await tx.submission.create({
         data: { systemId, datasetVersionId, mode: input.mode, metadata, submittedById: input.submittedById ?? null },
         select: { id: true },
