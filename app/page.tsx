@@ -5,8 +5,9 @@
  * change against Oracle) replaces this table.
  */
 import Link from "next/link";
+import { EstimateCell } from "@/components/EstimateCell";
 import { listPublicResults } from "@/lib/data/public-results";
-import { MODE_LABELS, formatInterval, formatPercent } from "@/evaluator/scoring";
+import { MODE_LABELS } from "@/evaluator/scoring";
 
 export default async function HomePage() {
   const rows = await listPublicResults();
@@ -49,12 +50,8 @@ export default async function HomePage() {
                     <span className={`mode mode-${r.mode}`}>{MODE_LABELS[r.mode]}</span>
                   </td>
                   <td>{r.datasetVersion}</td>
-                  <td className="num">
-                    {formatPercent(r.scores?.headline.perBug.value)} <small className="muted">{formatInterval(r.scores?.headline.perBug.ci)}</small>
-                  </td>
-                  <td className="num">
-                    {formatPercent(r.scores?.headline.chain.value)} <small className="muted">{formatInterval(r.scores?.headline.chain.ci)}</small>
-                  </td>
+                  <EstimateCell estimate={r.scores?.headline.perBug} />
+                  <EstimateCell estimate={r.scores?.headline.chain} />
                   <td>{r.finishedAt?.toISOString().slice(0, 10) ?? "—"}</td>
                 </tr>
               ))}

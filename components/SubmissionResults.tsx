@@ -3,7 +3,7 @@
  * bootstrap intervals) and, per chain, every bug's outcome with a link to its
  * full test log. Server-rendered; the numbers come from lib/data/submission-view.ts.
  */
-import { formatInterval, formatPercent } from "@/evaluator/scoring";
+import { EstimateCell } from "@/components/EstimateCell";
 import type { BugResultView, ChainResultsView, SubmissionScores } from "@/lib/data/submission-view";
 
 export function SubmissionScoresTable({ scores }: { scores: SubmissionScores }) {
@@ -38,12 +38,8 @@ export function SubmissionScoresTable({ scores }: { scores: SubmissionScores }) 
             {rows.map(({ label, s }) => (
               <tr key={label}>
                 <th scope="row">{label}</th>
-                <td className="num">
-                  {formatPercent(s.perBug.value)} <small className="muted">{formatInterval(s.perBug.ci)}</small>
-                </td>
-                <td className="num">
-                  {formatPercent(s.chain.value)} <small className="muted">{formatInterval(s.chain.ci)}</small>
-                </td>
+                <EstimateCell estimate={s.perBug} />
+                <EstimateCell estimate={s.chain} />
               </tr>
             ))}
           </tbody>

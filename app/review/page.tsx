@@ -5,8 +5,9 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
+import { EstimateCell } from "@/components/EstimateCell";
 import { notFound } from "next/navigation";
-import { MODE_LABELS, formatInterval, formatPercent } from "@/evaluator/scoring";
+import { MODE_LABELS } from "@/evaluator/scoring";
 import { canReview } from "@/lib/authz";
 import { getViewer } from "@/lib/auth/viewer";
 import { listPendingReview, recentReviewDecisions, type ReviewDecision } from "@/lib/data/visibility";
@@ -65,12 +66,8 @@ export default async function ReviewPage() {
                       <td>{MODE_LABELS[p.mode]}</td>
                       <td>{p.datasetVersion}</td>
                       <td>{when(p.publishRequestedAt)}</td>
-                      <td className="num">
-                        {formatPercent(headline?.perBug.value)} <small className="muted">{formatInterval(headline?.perBug.ci)}</small>
-                      </td>
-                      <td className="num">
-                        {formatPercent(headline?.chain.value)} <small className="muted">{formatInterval(headline?.chain.ci)}</small>
-                      </td>
+                      <EstimateCell estimate={headline?.perBug} />
+                      <EstimateCell estimate={headline?.chain} />
                     </tr>
                   );
                 })}
