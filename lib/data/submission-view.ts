@@ -24,8 +24,8 @@ import {
   type Visibility,
 } from "@/lib/schemas/columns";
 import { modeSchema, predictionMetaSchema, type Mode } from "@/lib/schemas/prediction";
-import { applyMethodSchema, fingerprintSchema, gradedBugSchema, type GradedBug } from "@/lib/schemas/results";
 import { availableActions, type SubmissionActions, type SubmissionRole } from "@/lib/visibility";
+import { runResultsForSubmission } from "./run-results";
 import { getSubmissionProgress, type SubmissionProgress } from "./submission-progress";
 
 // ---------------------------------------------------------------- access
@@ -288,42 +288,8 @@ export type SubmissionJson = ReturnType<typeof submissionJson>;
 /** The submission's graded bugs as SPEC §3 results.jsonl lines (the evaluator's own serializer), chain by chain. */
 export async function resultsJsonl(viewer: Viewer | null, id: string): Promise<string> {
   await readableSubmission(viewer, id);
-  const [sub, rows, predictions] = await Promise.all([
-    db.submission.findUniqueOrThrow({ where: { id }, select: { mode: true, system: { select: { name: true } }, jobs: { select: { continuousId: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } } }),
-    resultRows(id),
-    db.prediction.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, meta: true } }),
-  ]);
-  const meta = new Map(predictions.map((p) => [`${p.continuousId}\0${p.order}`, p.meta]));
-  const chainOrder = new Map(sub.jobs.map((j, i) => [j.continuousId, i]));
-  const sorted = [...rows].sort((a, b) => (chainOrder.get(a.continuousId) ?? 0) - (chainOrder.get(b.continuousId) ?? 0) || a.order - b.order);
-  return sorted.map((r) => resultLine(gradedBug(r, modeSchema.parse(sub.mode), sub.system.name, meta.get(`${r.continuousId}\0${r.order}`)))).join("");
-}
-
-/** A BugResult row back as the evaluator's GradedBug (the inverse of evaluator/queue/results.ts bugResultRow). */
-function gradedBug(r: ResultRow, mode: Mode, system: string, meta: string | undefined): GradedBug {
-  const files = (text: string, column: string) => parseColumn(gradedBugSchema.shape.model_files, text, column);
-  return gradedBugSchema.parse({
-    ...(meta ? parseColumn(predictionMetaSchema, meta, "Prediction.meta") : {}),
-    continuous_id: r.continuousId,
-    swebench_instance_id: r.swebenchInstanceId,
-    order: r.order,
-    mode,
-    system,
-    resolved: r.resolved,
-    patch_applied: r.patchApplied,
-    apply_method: r.applyMethod === null ? null : applyMethodSchema.parse(r.applyMethod),
-    fingerprint: r.fingerprint === null ? null : fingerprintSchema.parse(r.fingerprint),
-    tampered: r.tampered,
-    fail_to_pass: parseColumn(testSplitSchema, r.failToPass, "BugResult.failToPass"),
-    pass_to_pass: parseColumn(testSplitSchema, r.passToPass, "BugResult.passToPass"),
-    exit_code: r.exitCode,
-    timed_out: r.timedOut,
-    duration_s: r.durationS,
-    model_files: files(r.modelFiles, "BugResult.modelFiles"),
-    gold_files: files(r.goldFiles, "BugResult.goldFiles"),
-    test_files: files(r.testFiles, "BugResult.testFiles"),
-    discarded_files: files(r.discardedFiles, "BugResult.discardedFiles"),
-  });
+  const run = await runResultsForSubmission(id);
+  return (run?.bugs ?? []).map(resultLine).join("");
 }
 
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, "_");
