@@ -9,6 +9,7 @@ import { registerDemo } from "./demo";
 import { registerDataset } from "./dataset";
 import { registerSubmit } from "./submit";
 import { registerAdmin } from "./admin";
+import { registerAggregates } from "./aggregates";
 
 export async function main(argv: string[]): Promise<void> {
   const program = new Command("chainswe")
@@ -21,6 +22,7 @@ export async function main(argv: string[]): Promise<void> {
   registerDataset(program);
   registerSubmit(program);
   registerAdmin(program);
+  registerAggregates(program);
   (await import("./worker")).registerWorker(program);
   try {
     await program.parseAsync(argv);

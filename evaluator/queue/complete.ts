@@ -12,12 +12,13 @@
 import type { BugArtifacts } from "@/evaluator/replay";
 import { db } from "@/lib/db";
 import { assertOneChain, bugResultRow } from "./results";
+import type { SubmissionStatus } from "@/lib/schemas/columns";
 import { settleSubmission } from "./settle";
 
 export type CompleteOptions = { jobId: string; workerId: string; bugs: BugArtifacts[]; now?: Date };
 
 export type CompleteResult =
-  | { accepted: true; graded: number }
+  | { accepted: true; graded: number; submissionId: string; submissionStatus: SubmissionStatus }
   /** the caller did not own the running job: nothing was written */
   | { accepted: false };
 
@@ -53,8 +54,8 @@ export async function completeJob(o: CompleteOptions): Promise<CompleteResult> {
       if (owned.count === 0) return { accepted: false } as const;
       const { submissionId } = await tx.evaluationJob.findUniqueOrThrow({ where: { id: o.jobId }, select: { submissionId: true } });
       await tx.bugResult.createMany({ data: o.bugs.map((a) => bugResultRow(submissionId, a)) });
-      await settleSubmission(tx, submissionId);
-      return { accepted: true, graded: o.bugs.length } as const;
+      const submissionStatus = await settleSubmission(tx, submissionId);
+      return { accepted: true, graded: o.bugs.length, submissionId, submissionStatus } as const;
     },
     // logs can be large and slots in one process share one connection: wait for it, and allow a big insert
     { maxWait: 30_000, timeout: 120_000 },

@@ -10,6 +10,7 @@
 import { replayChain, type BugArtifacts } from "@/evaluator/replay";
 import { Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
 import { getChain } from "@/lib/data/datasets";
+import { refreshAggregates } from "@/lib/data/aggregates";
 import { getChainPredictions } from "@/lib/data/submissions";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import { completeJob } from "./complete";
@@ -119,6 +120,20 @@ export class ChainRun {
     else this.ctx.log(`${this.name}: will retry after ${outcome.runAfter.toISOString()}: ${outcome.lastError.split("\n")[0]}`);
   }
 
+  /**
+   * The submission's last chain landed: its scores and chain-error analyses are
+   * computed now, once, not on each page view. A failure here loses no result
+   * (`chainswe aggregates refresh` recomputes), so it is logged, not retried.
+   */
+  private async aggregate(submissionId: string): Promise<void> {
+    try {
+      const r = await refreshAggregates(submissionId);
+      this.ctx.log(`submission ${submissionId} completed: scores stored${r.analyses ? `, ${r.analyses} chain-error analysis(es)` : ""}`);
+    } catch (e) {
+      this.ctx.log(`submission ${submissionId}: computing its aggregates failed (run chainswe aggregates refresh): ${coerceError(e).stack}`);
+    }
+  }
+
   /** Runs the job to its end. Never throws: every failure is recorded on the job or logged. */
   async run(): Promise<void> {
     this.ctx.log(`${this.name}: claimed`);
@@ -137,6 +152,7 @@ export class ChainRun {
         const done = await completeJob({ jobId, workerId: leaseOwner, bugs });
         const resolved = bugs.filter((a) => a.bug.resolved).length;
         this.ctx.log(done.accepted ? `${this.name}: done, ${resolved}/${bugs.length} resolved` : `${this.name}: no longer ours; results discarded`);
+        if (done.accepted && done.submissionStatus === "completed") await this.aggregate(done.submissionId);
       } catch (e) {
         await this.endWithout(e);
       }

@@ -70,6 +70,9 @@ export async function rerunSubmission(viewer: Viewer | null, id: string, now: Da
       },
     });
     await tx.bugResult.deleteMany({ where: { submissionId: id } });
+    // what was computed from those results goes with them; the re-run's completion recomputes it
+    await tx.submissionScore.deleteMany({ where: { submissionId: id } });
+    await tx.chainErrorAnalysis.deleteMany({ where: { OR: [{ seqSubmissionId: id }, { oracleSubmissionId: id }] } });
     await tx.submission.update({ where: { id }, data: { status: "queued", finishedAt: null } });
     await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: "submission_rerun", targetType: "submission", targetId: id } });
     return { jobs: jobs.count };

@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
-export const DIST = ".next-e2e";
+/** the build the browser tests serve (CHAINSWE_E2E_DIST lets two checkouts or engineers test side by side) */
+export const DIST = process.env.CHAINSWE_E2E_DIST ?? ".next-e2e";
 export const DEMO_VERSION = "demo";
 export const SECRET = "e2e-secret-e2e-secret-e2e-secret";
 const CLI = join(ROOT, "bin", "chainswe.mjs");
