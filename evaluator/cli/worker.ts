@@ -21,7 +21,15 @@ const positive = (flag: string, value: string): number => {
   return n;
 };
 
-type WorkerFlags = { concurrency: string; leaseSeconds: string; pollSeconds: string; maxAttempts: string; timeout?: string; workerId?: string };
+type WorkerFlags = {
+  concurrency: string;
+  leaseSeconds: string;
+  pollSeconds: string;
+  maxAttempts: string;
+  timeout?: string;
+  workerId?: string;
+  untilIdle?: boolean;
+};
 
 async function workerCommand(flags: WorkerFlags): Promise<void> {
   const { startWorkerPool } = await import("@/evaluator/queue");
@@ -33,8 +41,10 @@ async function workerCommand(flags: WorkerFlags): Promise<void> {
     maxAttempts: Math.floor(positive("--max-attempts", flags.maxAttempts)),
     workerId: flags.workerId ?? `${hostname()}:${process.pid}`,
     limits: defaultLimits(flags.timeout ? { testTimeoutS: positive("--timeout", flags.timeout) } : {}),
+    untilIdle: flags.untilIdle,
   });
   await new Promise<void>((resolve) => {
+    void pool.done.then(resolve);
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
       if (++signals > 1) {
@@ -88,6 +98,7 @@ export function registerWorker(program: Command): void {
     .option("--max-attempts <n>", "claims per chain before a retryable failure is final", "5")
     .option("--timeout <seconds>", "wall-clock limit per test command")
     .option("--worker-id <id>", "lease owner name (default host:pid)")
+    .option("--until-idle", "exit once no chain is queued or running (a batch run)")
     .action(workerCommand);
   program
     .command("submit-local <predictions>")

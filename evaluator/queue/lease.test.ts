@@ -66,7 +66,7 @@ describe("completeJob", () => {
   it("stores every bug of the chain, marks the job done and the submission completed, in one go", async () => {
     const job = await claimed();
     const bugs = await gradedChain(job);
-    expect(await queue.completeJob({ jobId: job.jobId, workerId: "w1", bugs })).toEqual({ accepted: true, graded: 3 });
+    expect(await queue.completeJob({ jobId: job.jobId, workerId: "w1", bugs })).toEqual({ accepted: true, graded: 3, submissionId: job.payload.submissionId, submissionStatus: "completed" });
     expect(await jobRow(job)).toMatchObject({ status: "done", leaseExpiresAt: null });
     const rows = await t.db.bugResult.findMany({ where: { submissionId: job.payload.submissionId }, orderBy: { order: "asc" } });
     expect(rows.map((r) => [r.order, r.resolved, r.log])).toEqual(bugs.map((a) => [a.bug.order, true, a.log]));

@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { defaultLimits, type SandboxLimits } from "@/evaluator/sandbox";
+import { db } from "@/lib/db";
 import { coerceError } from "@/lib/errors";
 import { claimJob } from "./claim";
 import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type QueuePolicy } from "./payload";
@@ -27,6 +28,8 @@ export type WorkerPoolOptions = {
   log?: (line: string) => void;
   /** remove dead workers' sandboxes (default true); off only where no Docker engine is meant to be reached */
   reapOrphans?: boolean;
+  /** stop once no job is queued or running anywhere (a batch run, e.g. seeding the demo), instead of polling forever */
+  untilIdle?: boolean;
 };
 
 export type WorkerPool = {
@@ -36,6 +39,8 @@ export type WorkerPool = {
    * jobs back to the queue at once, for a quick shutdown.
    */
   stop(opts?: { release?: boolean }): Promise<void>;
+  /** settles when every slot has stopped (with `untilIdle`, when the queue ran dry) */
+  done: Promise<void>;
 };
 
 type Slot = { workerId: string; run: ChainRun | undefined };
@@ -63,6 +68,7 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
         log(`${slot.workerId}: claiming failed: ${coerceError(e).message}`);
       }
       if (!job) {
+        if (o.untilIdle && (await queueIsDry())) return;
         await rest();
         continue;
       }
@@ -73,6 +79,8 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
       slot.run = undefined;
     }
   }
+
+  const queueIsDry = async () => (await db.evaluationJob.count({ where: { status: { in: ["queued", "running"] } } })) === 0;
 
   const slots: Slot[] = Array.from({ length: Math.max(1, o.concurrency) }, (_, i) => ({ workerId: `${o.workerId}/${i}`, run: undefined }));
   const started = reap().then(() => Promise.all(slots.map(loop)));
@@ -85,5 +93,6 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
       if (opts.release) for (const slot of slots) slot.run?.abort("released");
       await started;
     },
+    done: started.then(() => undefined),
   };
 }

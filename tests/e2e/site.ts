@@ -28,6 +28,7 @@ export function chainswe(dbUrl: string, args: string[], input?: string): string 
       input,
       stdio: ["pipe", "pipe", "pipe"],
       encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
     });
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string; message: string };
