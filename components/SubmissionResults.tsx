@@ -3,7 +3,9 @@
  * bootstrap intervals) and, per chain, every bug's outcome with a link to its
  * full test log. Server-rendered; the numbers come from lib/data/submission-view.ts.
  */
+import Link from "next/link";
 import { EstimateCell } from "@/components/EstimateCell";
+import { failurePageUrl } from "@/lib/failure-view";
 import type { BugResultView, ChainResultsView, SubmissionScores } from "@/lib/data/submission-view";
 
 export function SubmissionScoresTable({ scores }: { scores: SubmissionScores }) {
@@ -104,7 +106,10 @@ export function SubmissionResultsTables({ id, chains }: { id: string; chains: Ch
                 <tr key={order}>
                   <td className="num">{order}</td>
                   <td>
-                    <code>{swebenchInstanceId}</code>
+                    {/* every bug opens its failure page (issue 4, item 6) */}
+                    <Link href={failurePageUrl(id, c.continuousId, order)}>
+                      <code>{swebenchInstanceId}</code>
+                    </Link>
                   </td>
                   {r ? (
                     <>

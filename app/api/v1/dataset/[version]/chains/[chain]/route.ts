@@ -1,0 +1,24 @@
+/**
+ * GET /api/v1/dataset/[version]/chains/[chain]?format=json|csv: the chain
+ * page's bugs table, problem statements included (docs/API.md). Public; 404
+ * for an unknown version or chain.
+ */
+import { csvResponse, toCsv } from "@/lib/csv";
+import { getDatasetChainView } from "@/lib/data/dataset-browser";
+import { BUG_COLUMNS, datasetChainQuerySchema, exportQuery, exportRecords } from "@/lib/dataset-view";
+import { NotFoundError } from "@/lib/errors";
+import { errorResponse, json } from "@/lib/http";
+
+export async function GET(req: Request, { params }: { params: Promise<{ version: string; chain: string }> }): Promise<Response> {
+  try {
+    const { version, chain } = await params;
+    const q = exportQuery(datasetChainQuerySchema, new URL(req.url).searchParams);
+    const view = await getDatasetChainView(version, chain);
+    if (!view) throw new NotFoundError(`chain ${chain} of dataset version ${version}`);
+    const rows = view.bugs.map((b) => ({ ...b, continuousId: chain }));
+    if (q.format === "csv") return csvResponse(toCsv(BUG_COLUMNS, rows), `chainswe-${version}-${chain}-bugs.csv`);
+    return json({ version, chain, population: view.population, rows: exportRecords(BUG_COLUMNS, rows) });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * GET /api/v1/dataset/[version]?table=chains|positions&positions=length3|all&repo=&format=json|csv:
+ * the /dataset/[version] page's tables (docs/API.md). Public; 404 for an unknown version.
+ */
+import { csvResponse, toCsv } from "@/lib/csv";
+import { getDatasetVersionView } from "@/lib/data/dataset-browser";
+import { CHAIN_COLUMNS, POSITION_COLUMNS, datasetVersionQuerySchema, exportQuery, exportRecords } from "@/lib/dataset-view";
+import { NotFoundError } from "@/lib/errors";
+import { errorResponse, json } from "@/lib/http";
+
+export async function GET(req: Request, { params }: { params: Promise<{ version: string }> }): Promise<Response> {
+  try {
+    const { version } = await params;
+    const q = exportQuery(datasetVersionQuerySchema, new URL(req.url).searchParams);
+    const view = await getDatasetVersionView(version, q.positions);
+    if (!view) throw new NotFoundError(`dataset version ${version}`);
+    const name = `chainswe-${version}-${q.table}${q.table === "positions" ? `-${q.positions}` : ""}`;
+    const meta = { version, table: q.table, positions: q.positions, population: view.population };
+    if (q.table === "positions") {
+      if (q.format === "csv") return csvResponse(toCsv(POSITION_COLUMNS, view.positionRates), `${name}.csv`);
+      return json({ ...meta, rows: exportRecords(POSITION_COLUMNS, view.positionRates) });
+    }
+    const chains = q.repo ? view.chains.filter((c) => c.repo === q.repo) : view.chains;
+    if (q.format === "csv") return csvResponse(toCsv(CHAIN_COLUMNS, chains), `${name}.csv`);
+    return json({ ...meta, repo: q.repo ?? null, rows: exportRecords(CHAIN_COLUMNS, chains) });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * /dataset/[version]/chains/[chain] (issue 4, item 5): one chain's facts and its
+ * bugs in order (problem statement as escaped text, gold files, test counts,
+ * solve rates by mode), each bug down to every public system's failure page.
+ */
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DatasetBugOutcomes } from "@/components/DatasetBugOutcomes";
+import { DatasetExportLinks } from "@/components/DatasetExportLinks";
+import { DatasetProblemStatement } from "@/components/DatasetProblemStatement";
+import { DatasetBugsTable, chainHref, datasetHref } from "@/components/DatasetTables";
+import { getDatasetChainView } from "@/lib/data/dataset-browser";
+import { formatSolveRate, shownRateKeys } from "@/lib/dataset-view";
+
+export const metadata: Metadata = { title: "Chain · ChainSWE" };
+
+type Props = { params: Promise<{ version: string; chain: string }> };
+
+export default async function DatasetChainPage({ params }: Props) {
+  const { version, chain } = await params;
+  const view = await getDatasetChainView(version, chain);
+  if (!view) notFound();
+  const c = view.chain;
+  const facts: [string, ReactNode][] = [
+    ["Repository", <Link key="r" href={datasetHref(version, { repo: c.repo })}>{c.repo}</Link>],
+    ["Length", `${c.length} bugs`],
+    ["Dates", c.dateRange],
+    ["Source", c.source],
+    ["Image", <code key="i">{c.dockerImage}</code>],
+    ["Base commit", <code key="b" title={c.baseCommit}>{c.baseCommit.slice(0, 12)}</code>],
+    ["Log parser", c.logParser],
+    ["Whole chain solved", formatSolveRate(c.solved.all)],
+  ];
+  const exportHref = (format: "csv" | "json") => `/api/v1/dataset/${encodeURIComponent(version)}/chains/${encodeURIComponent(chain)}?format=${format}`;
+  return (
+    <main>
+      <nav aria-label="Breadcrumb" className="muted">
+        <Link href="/dataset">Dataset</Link> / <Link href={datasetHref(version)}>{version}</Link> / {c.continuousId}
+      </nav>
+      <h1>{c.continuousId}</h1>
+      <dl className="facts">
+        {facts.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="pager">
+        {view.previous ? <Link href={chainHref(version, view.previous)}>← {view.previous}</Link> : <span />}
+        {view.next && <Link href={chainHref(version, view.next)}>{view.next} →</Link>}
+      </p>
+
+      <section aria-labelledby="bugs-heading">
+        <h2 id="bugs-heading">Bugs</h2>
+        <p className="muted">
+          Bug <i>k</i> starts from the fix of bug <i>k</i>−1. Solved: share of the public systems&apos; newest evaluated submissions (per mode)
+          whose own grade resolved the bug; the counts are solved / attempted.
+        </p>
+        <DatasetBugsTable bugs={view.bugs} keys={shownRateKeys(view.population)} />
+        <DatasetExportLinks label="bugs" href={exportHref} />
+      </section>
+
+      {view.bugs.map((b) => (
+        <section key={b.order} id={`bug-${b.order}`} className="bug-section" aria-labelledby={`bug-${b.order}-heading`}>
+          <h3 id={`bug-${b.order}-heading`}>
+            Bug {b.order}: <code>{b.swebenchInstanceId}</code>
+          </h3>
+          <p className="muted">
+            {b.date.slice(0, 10)} · commit <code>{b.commitHash.slice(0, 12)}</code> · tests: {b.failToPass} FAIL_TO_PASS, {b.passToPass} PASS_TO_PASS ·
+            test files: {b.testFiles.map((f) => f).join(", ") || "—"}
+          </p>
+          <DatasetProblemStatement text={b.problemStatement} />
+          <DatasetBugOutcomes id={`bug-${b.order}-outcomes`} continuousId={c.continuousId} order={b.order} outcomes={b.outcomes} />
+        </section>
+      ))}
+    </main>
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * /dataset/[version] (issue 4, item 5): the version's chains (length, dates,
+ * source, image) with how often public systems solved each whole chain, and
+ * the solve rate by position. State in the URL: `positions`, `repo`.
+ */
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DatasetExportLinks } from "@/components/DatasetExportLinks";
+import { DatasetChainsTable, DatasetPositionsTable, datasetHref } from "@/components/DatasetTables";
+import { getDatasetVersionView } from "@/lib/data/dataset-browser";
+import { datasetVersionQuerySchema, pageQuery, shownRateKeys, type Population } from "@/lib/dataset-view";
+
+export const metadata: Metadata = { title: "Dataset version · ChainSWE" };
+
+type Props = { params: Promise<{ version: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The sentence saying whose results the difficulty figures are over. */
+function populationNote(p: Population): string {
+  const total = p.oracle + p.seq + p.seq_mem;
+  if (total === 0) return "No public evaluated submission on this version yet, so there are no difficulty figures.";
+  return (
+    `Difficulty over ${total} public system × mode result(s) — ${p.oracle} Oracle, ${p.seq} Seq, ${p.seq_mem} Seq+Mem — ` +
+    "each system's newest public evaluated submission per mode. A bug counts as solved when its own tests pass, whatever happened " +
+    "earlier in its chain (lenient); a chain when all of its bugs are."
+  );
+}
+
+export default async function DatasetVersionPage({ params, searchParams }: Props) {
+  const { version } = await params;
+  const query = pageQuery(datasetVersionQuerySchema, await searchParams);
+  const repo = query.repo;
+  const view = await getDatasetVersionView(version, query.positions);
+  if (!view) notFound();
+  const v = view.version;
+  const chains = repo ? view.chains.filter((c) => c.repo === repo) : view.chains;
+  const exportHref = (table: "chains" | "positions") => (format: "csv" | "json") =>
+    `/api/v1/dataset/${encodeURIComponent(version)}?${new URLSearchParams({ table, format, positions: query.positions })}`;
+  const other = query.positions === "length3" ? "all" : "length3";
+  return (
+    <main>
+      <p className="muted">
+        <Link href="/dataset">Dataset</Link> / {v.version}
+      </p>
+      <h1>Dataset {v.version}</h1>
+      <dl className="facts">
+        <div>
+          <dt>Imported</dt>
+          <dd>{v.createdAt.toISOString().slice(0, 10)}</dd>
+        </div>
+        <div>
+          <dt>Repositories</dt>
+          <dd className="num-inline">{v.repos}</dd>
+        </div>
+        <div>
+          <dt>Chains</dt>
+          <dd className="num-inline">{v.chains}</dd>
+        </div>
+        <div>
+          <dt>Bugs</dt>
+          <dd className="num-inline">{v.bugs}</dd>
+        </div>
+        <div>
+          <dt>sha256</dt>
+          <dd>
+            <code title={v.sha256}>{v.sha256.slice(0, 12)}</code>
+          </dd>
+        </div>
+      </dl>
+      <p>{populationNote(view.population)}</p>
+
+      <section aria-labelledby="chains-heading">
+        <h2 id="chains-heading">Chains</h2>
+        {repo && (
+          <p>
+            Only chains of <code>{repo}</code> ({chains.length}). <Link href={datasetHref(version, { positions: query.positions === "length3" ? undefined : query.positions })}>Show all chains</Link>
+          </p>
+        )}
+        {chains.length === 0 ? (
+          <p>No chain of this version is from {repo}.</p>
+        ) : (
+          <DatasetChainsTable version={version} chains={chains} keys={shownRateKeys(view.population)} caption={`Chains of ${v.version}; whole chain solved: all of its bugs resolved`} />
+        )}
+        <DatasetExportLinks label="chains" href={exportHref("chains")} />
+      </section>
+
+      <section aria-labelledby="positions-heading">
+        <h2 id="positions-heading">Solved by position</h2>
+        <p>
+          Share of attempts that solved the bug at each position of its chain, over {query.positions === "length3" ? "the length-3 chains (as the paper)" : "all chains"}.{" "}
+          <Link href={datasetHref(version, { positions: other === "length3" ? undefined : other, repo })}>
+            Show {other === "length3" ? "length-3 chains only" : "all chains"}
+          </Link>
+        </p>
+        {view.positionRates.length === 0 ? (
+          <p>This version has no chain of length 3; show all chains instead.</p>
+        ) : (
+          <DatasetPositionsTable rows={view.positionRates} keys={shownRateKeys(view.population)} caption={`Solve rate by position, ${query.positions === "length3" ? "length-3 chains" : "all chains"}`} />
+        )}
+        <DatasetExportLinks label="positions" href={exportHref("positions")} />
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,15 @@
+/** "Download: CSV · JSON" for one table's export endpoint (the same rows in both formats). */
+export function DatasetExportLinks({ href, label }: { href: (format: "csv" | "json") => string; label: string }) {
+  return (
+    <p className="exports">
+      Download {label}:{" "}
+      <a href={href("csv")} download>
+        CSV
+      </a>{" "}
+      ·{" "}
+      <a href={href("json")} download>
+        JSON
+      </a>
+    </p>
+  );
+}

@@ -1,0 +1,7 @@
+/** A mode's name in its colour with a line-style mark (UI.md: one colour per mode, never colour alone). */
+import { MODE_LABELS } from "@/evaluator/scoring/format";
+import type { Mode } from "@/lib/schemas/prediction";
+
+export function DatasetModeTag({ mode }: { mode: Mode }) {
+  return <span className={`mode-tag mode-tag-${mode}`}>{MODE_LABELS[mode]}</span>;
+}

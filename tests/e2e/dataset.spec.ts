@@ -1,0 +1,122 @@
+/**
+ * The dataset browser (issue 4, item 5) on the demo benchmark really evaluated:
+ * /dataset → version demo → a chain → its bugs with problem statements, gold
+ * files and solve rates, down to a system's failure page; every table's CSV and
+ * JSON export downloads; a problem statement holding HTML is shown as text.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test, type Download, type Page } from "@playwright/test";
+import { DEMO_VERSION, ROOT, chainswe } from "./site";
+
+const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+const text = async (d: Download) => readFileSync((await d.path())!, "utf8");
+
+async function download(page: Page, link: ReturnType<Page["getByRole"]>): Promise<Download> {
+  const [d] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  return d;
+}
+
+test("browse /dataset → demo → a chain → its bugs, and on to a failure page", async ({ page }) => {
+  await page.goto("/dataset");
+  const versions = page.getByRole("table", { name: /Dataset versions/ });
+  await expect(versions.getByRole("columnheader", { name: "Chains" })).toBeVisible();
+  const demoRow = versions.getByRole("row", { name: new RegExp(`^${DEMO_VERSION}\\b`) });
+  await expect(demoRow.getByRole("cell").nth(3)).toHaveText("16");
+  const repos = page.getByRole("table", { name: `Repositories of ${DEMO_VERSION}` });
+  await expect(repos.getByRole("rowheader")).toHaveText(["chainswe-demo/dateranges", "chainswe-demo/inikit", "chainswe-demo/moneyx", "chainswe-demo/semverkit", "chainswe-demo/tablefmt"]);
+  await shot(page, "dataset-index");
+
+  await demoRow.getByRole("link", { name: DEMO_VERSION }).click();
+  await expect(page.getByRole("heading", { name: `Dataset ${DEMO_VERSION}` })).toBeVisible();
+  await expect(page.getByText(/Difficulty over 16 public system × mode result\(s\) — 8 Oracle, 8 Seq, 0 Seq\+Mem/)).toBeVisible();
+  const chains = page.getByRole("table", { name: /Chains of demo/ });
+  await expect(chains.getByRole("rowheader")).toHaveCount(5);
+  const dateranges = chains.getByRole("row", { name: /dateranges-chain-1/ });
+  await expect(dateranges).toContainText("2023-10-02..2023-11-27");
+  await expect(dateranges).toContainText("chainswe-demo/dateranges:46ffb61f61ed");
+  // Seq+Mem has no public submission: its column is left out
+  await expect(chains.getByRole("columnheader", { name: /Seq\+Mem/ })).toHaveCount(0);
+  const positions = page.getByRole("table", { name: /Solve rate by position, length-3 chains/ });
+  await expect(positions.getByRole("rowheader")).toHaveText(["1", "2", "3"]);
+  await shot(page, "dataset-version");
+
+  // state in the URL: all chains adds position 4 (dateranges), and survives a reload
+  await page.getByRole("link", { name: "Show all chains" }).click();
+  await expect(page).toHaveURL(/positions=all/);
+  await page.reload();
+  await expect(page.getByRole("table", { name: /Solve rate by position, all chains/ }).getByRole("rowheader")).toHaveText(["1", "2", "3", "4"]);
+  await page.goBack();
+  await expect(page.getByRole("table", { name: /length-3 chains/ })).toBeVisible();
+
+  await chains.getByRole("link", { name: "moneyx-chain-1" }).first().click();
+  await expect(page.getByRole("heading", { name: "moneyx-chain-1", level: 1 })).toBeVisible();
+  const bugs = page.getByRole("table", { name: "Bugs in chain order" });
+  await expect(bugs.getByRole("row")).toHaveCount(4);
+  const bug2 = bugs.getByRole("row", { name: /chainswe-demo__moneyx-2/ });
+  await expect(bug2).toContainText("moneyx/currency.py");
+  // every Oracle and Seq result is in: 16 attempts, Oracle and Seq 8 each
+  await expect(bug2.getByRole("cell").nth(5)).toContainText(/\d+\.\d \d+\/16/);
+  await expect(bug2.getByRole("cell").nth(6)).toContainText(/\/8$/);
+
+  const section = page.locator("#bug-2");
+  await section.getByText("Problem statement:").click();
+  await expect(section.getByTestId("problem-statement")).toContainText("moneyx.currency.register(code, symbol, decimals)");
+  await section.getByText(/Outcomes by system: \d+ of 16 solved/).click();
+  await shot(page, "dataset-chain");
+  const overshootSeq = section.getByRole("row", { name: /demo-overshoot.*Seq/ });
+  await expect(overshootSeq).toContainText("broke working code");
+  await overshootSeq.getByRole("link", { name: "demo-overshoot" }).click();
+  await expect(page).toHaveURL(/\/chains\/moneyx-chain-1\/bugs\/2$/);
+  await expect(page.getByTestId("chain-error-cause")).toHaveText("overshoot");
+});
+
+test("each dataset table's CSV and JSON export downloads its rows", async ({ page }) => {
+  await page.goto("/dataset");
+  const versionsCsv = await text(await download(page, page.getByRole("link", { name: "CSV" }).first()));
+  expect(versionsCsv.split("\n")[0]).toBe("version,imported at,repositories,chains,bugs,modes,sha256");
+  expect(versionsCsv).toMatch(new RegExp(`^${DEMO_VERSION},.*,5,5,16,oracle seq seq_mem,`, "m"));
+  const reposJson = JSON.parse(await text(await download(page, page.getByRole("link", { name: "JSON" }).last())));
+  expect(reposJson.table).toBe("repositories");
+  expect(reposJson.rows).toContainEqual({ version: DEMO_VERSION, repo: "chainswe-demo/moneyx", chains: 1, bugs: 3 });
+
+  await page.goto(`/dataset/${DEMO_VERSION}`);
+  const chainsDownload = await download(page, page.getByRole("link", { name: "CSV" }).first());
+  expect(chainsDownload.suggestedFilename()).toBe(`chainswe-${DEMO_VERSION}-chains.csv`);
+  const chainsCsv = (await text(chainsDownload)).trim().split("\n");
+  expect(chainsCsv).toHaveLength(6);
+  expect(chainsCsv[0]).toContain("whole chain all %");
+  const positionsJson = JSON.parse(await text(await download(page, page.getByRole("link", { name: "JSON" }).last())));
+  expect(positionsJson.rows.map((r: { position: number }) => r.position)).toEqual([1, 2, 3]);
+  expect(positionsJson.rows[0].solved_all_attempts).toBe(64);
+
+  await page.goto(`/dataset/${DEMO_VERSION}/chains/moneyx-chain-1`);
+  const bugsJson = JSON.parse(await text(await download(page, page.getByRole("link", { name: "JSON" }))));
+  expect(bugsJson.rows.map((r: { swebench_instance_id: string }) => r.swebench_instance_id)).toEqual([
+    "chainswe-demo__moneyx-1",
+    "chainswe-demo__moneyx-2",
+    "chainswe-demo__moneyx-3",
+  ]);
+  expect(bugsJson.rows[1]).toMatchObject({ gold_files: "moneyx/currency.py", solved_all_attempts: 16 });
+  const bugsCsv = await text(await download(page, page.getByRole("link", { name: "CSV" })));
+  expect(bugsCsv).toContain("No way to use currencies outside the built-in table");
+
+  // a bad query is refused, an unknown version is 404
+  expect((await page.request.get(`/api/v1/dataset/${DEMO_VERSION}?table=bugs`)).status()).toBe(400);
+  expect((await page.request.get("/api/v1/dataset/no-such-version")).status()).toBe(404);
+  expect((await page.request.get(`/api/v1/dataset/${DEMO_VERSION}/chains/no-such-chain`)).status()).toBe(404);
+});
+
+test("a problem statement holding HTML is shown as text, never run", async ({ page }) => {
+  const version = `html-${Date.now().toString(36)}`;
+  chainswe(process.env.E2E_DATABASE_URL!, ["dataset", "import", join(ROOT, "tests", "fixtures", "inputs", "html-problem-dataset.jsonl"), "--version", version]);
+  await page.goto(`/dataset/${version}/chains/html-escape-chain-1`);
+  await page.getByText("Problem statement:").click();
+  const statement = page.getByTestId("problem-statement");
+  await expect(statement).toContainText('<script>window.__chainsweXss = 1</script> or <img src=x onerror="window.__chainsweXss = 2">');
+  await expect(statement).toContainText('<b>not bold</b> & "quoted"');
+  await expect(statement.locator("script, img, b")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { __chainsweXss?: number }).__chainsweXss)).toBeUndefined();
+  await expect(page.getByText("No public evaluated submission has attempted this chain yet.")).toBeVisible();
+  await shot(page, "dataset-escaped-problem-statement");
+});
