@@ -1,63 +1,80 @@
 /**
- * The home page: what this portal is, and every public evaluated submission
- * with its headline scores (strict for Seq, as in the paper's Table 2). The
- * full leaderboard (grouping, filters, intervals per configuration, relative
- * change against Oracle) replaces this table.
+ * The leaderboard (issue 4, item 1; SPEC §4, §6): one row per public system ×
+ * mode on a dataset version, from the scores stored when evaluations completed.
+ * Server-rendered from the URL's state with the same pure functions the JSON
+ * API uses (lib/leaderboard-view.ts), so the table is complete before any
+ * JavaScript runs and a copied URL reproduces the view. The paper's reported
+ * rows (item 8) are off by default and kept in their own, unranked table.
  */
+import type { Metadata } from "next";
 import Link from "next/link";
-import { EstimateCell } from "@/components/EstimateCell";
-import { listPublicResults } from "@/lib/data/public-results";
-import { MODE_LABELS } from "@/evaluator/scoring";
+import { LeaderboardControls } from "@/components/LeaderboardControls";
+import { LeaderboardTable } from "@/components/LeaderboardTable";
+import { getLeaderboard } from "@/lib/data/leaderboard";
+import { leaderboardHref, leaderboardPageView, parseLeaderboardQuery, parseSort } from "@/lib/leaderboard-view";
+import { PAPER_SOURCE, REPORTED_LABEL, reportedMainRows } from "@/lib/reference/paper";
 
-export default async function HomePage() {
-  const rows = await listPublicResults();
+export const metadata: Metadata = { title: "Leaderboard · ChainSWE" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function LeaderboardPage({ searchParams }: Props) {
+  const { query: asked, problems } = parseLeaderboardQuery(await searchParams);
+  const board = await getLeaderboard({ version: asked.version, scoring: asked.scoring });
+  const view = leaderboardPageView(board, asked, asked.paper ? reportedMainRows() : []);
+  const { query } = view;
+  const api = (format: "csv" | "json") => leaderboardHref(query, { all: false, format }, "/api/v1/leaderboard");
   return (
-    <main>
-      <h1>ChainSWE</h1>
+    <main className="lb-page">
+      <h1>Leaderboard</h1>
       <p>
-        Coding agents fix a chain of dependent bugs in one repository, one after another; the evaluator replays their
-        patches in order in Docker and grades every bug. Seq scores are strict: a bug counts only if every earlier bug of
-        its chain was resolved too. Intervals are 95% bootstrap intervals over chains.
+        One row per public system and mode on dataset <strong>{query.version ?? "—"}</strong>. Per-bug % = resolved bugs / all bugs; chain % =
+        chains with every bug resolved; each with its 95% bootstrap interval over chains, and after a Seq or Seq+Mem value its change against
+        the same system&apos;s Oracle row (−29% style). A row&apos;s system opens its submission, down to every bug&apos;s result and log.
       </p>
-      <h2>Public results</h2>
-      {rows.length === 0 ? (
-        <p className="muted">No public evaluated submission yet: teams submit, and results appear here once a reviewer approves them.</p>
+      <LeaderboardControls query={query} versions={board.versions} options={view.options} />
+      {problems.length > 0 && (
+        <p className="error" role="status">
+          Ignored: {problems.map((p) => `${p.field} (${p.message})`).join("; ")}. Showing the default for {problems.length === 1 ? "it" : "them"}.
+        </p>
+      )}
+      <p className="exports">
+        Download this view: <a href={api("csv")} download>CSV</a> · <a href={api("json")} download>JSON</a>
+      </p>
+      {view.empty ? (
+        <p className="lb-empty" data-testid="leaderboard-empty">
+          {view.empty} {view.filtered && <Link href={leaderboardHref({ version: query.version, scoring: query.scoring, sort: query.sort, group: query.group, paper: query.paper })}>Clear the filters</Link>}
+        </p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">System</th>
-                <th scope="col">Team</th>
-                <th scope="col">Configuration</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Dataset</th>
-                <th scope="col" className="num">Per-bug %</th>
-                <th scope="col" className="num">Chain %</th>
-                <th scope="col">Evaluated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">
-                    <Link href={`/submissions/${r.id}`}>{r.system.name}</Link>
-                    <div className="muted">{r.system.model}</div>
-                  </th>
-                  <td>{r.team}</td>
-                  <td>{r.system.contextConfig}</td>
-                  <td>
-                    <span className={`mode mode-${r.mode}`}>{MODE_LABELS[r.mode]}</span>
-                  </td>
-                  <td>{r.datasetVersion}</td>
-                  <EstimateCell estimate={r.scores?.headline.perBug} />
-                  <EstimateCell estimate={r.scores?.headline.chain} />
-                  <td>{r.finishedAt?.toISOString().slice(0, 10) ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <LeaderboardTable
+          id="leaderboard"
+          caption={`Public results, dataset ${query.version}, ${query.scoring} scoring: ${view.total} row${view.total === 1 ? "" : "s"}`}
+          groups={view.groups}
+          query={query}
+          sort={parseSort(query.sort)}
+        />
+      )}
+      {view.shown < view.total && (
+        <p>
+          Showing the first {view.shown} of {view.total} rows. <Link href={leaderboardHref(query, { all: true })}>Show all {view.total}</Link>
+        </p>
+      )}
+      {query.paper && (
+        <section aria-labelledby="reported-heading" className="lb-reported">
+          <h2 id="reported-heading">Reported in the paper, not re-evaluated here</h2>
+          <p className="muted">
+            The {PAPER_SOURCE}&apos;s Table 2, as published: 100 chains and 304 bugs of the ChainSWE release, SWE-Edit scaffold, Seq and Seq+Mem
+            scored strictly{query.scoring === "lenient" ? " (the paper reports no lenient scores)" : ""}; estimated cost; no intervals or
+            peak context per row. Shown for reference in the paper&apos;s order, never ranked with the evaluated rows above.
+          </p>
+          {view.reportedHidden ? (
+            <p className="lb-empty">{view.reportedHidden}</p>
+          ) : view.reported.length === 0 ? (
+            <p className="lb-empty">No reported row matches these filters.</p>
+          ) : (
+            <LeaderboardTable id="reported" caption={`Results ${REPORTED_LABEL} (paper Table 2)`} groups={view.reported} query={null} sort={null} reported />
+          )}
+        </section>
       )}
     </main>
   );

@@ -3,15 +3,22 @@
  * on a dataset version — the newest public completed submission of each —
  * read from the scores stored when evaluations completed (lib/data/aggregates.ts),
  * never recomputed per request. Filtering and sorting are the caller's (the
- * page and the JSON API share this function); the relative change against the
- * same system's Oracle row is computed here, where both rows are at hand.
+ * page and the JSON API share this function, lib/leaderboard-view.ts); the
+ * relative change against the same system's Oracle row is computed here, where
+ * both rows are at hand.
+ *
+ * Speed (issue 4, item 9): a request reads the rows' facts and each score's
+ * computedAt only; the stored scores (a few KB of JSON per submission) are read
+ * and parsed once per computation and kept in memory, keyed by submission and
+ * computedAt, so a recomputation (or a re-run, which deletes the row) is seen
+ * on the next request.
  */
 import { z } from "zod";
 import { relativeChange, type Estimate, type PositionRate } from "@/evaluator/scoring";
 import { db } from "@/lib/db";
 import { parseColumn, systemLinksSchema, type SystemLinks } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
-import { parseStoredScores } from "./aggregates";
+import { parseStoredScores, type StoredScores } from "./aggregates";
 
 export const leaderboardQuerySchema = z.object({
   /** a dataset version; default the newest */
@@ -59,8 +66,77 @@ export type Leaderboard = {
   rows: LeaderboardRow[];
 };
 
+/**
+ * The leaderboard of a version under a scoring and position set. Answered from
+ * memory while the data behind it is unchanged (leaderboardDataVersion); the
+ * rows are shared between callers, so treat them as read-only.
+ */
 export async function getLeaderboard(query: Partial<LeaderboardQuery> = {}): Promise<Leaderboard> {
   const q = leaderboardQuerySchema.parse(query);
+  const data = await leaderboardDataVersion();
+  if (boards.data !== data) {
+    boards.data = data;
+    boards.byQuery.clear();
+  }
+  const key = `${q.version ?? ""}\0${q.scoring}\0${q.positions}`;
+  let board = boards.byQuery.get(key);
+  if (!board) {
+    // any version string can be asked for: keep the map small
+    if (boards.byQuery.size >= 64) boards.byQuery.clear();
+    board = readLeaderboard(q);
+    boards.byQuery.set(key, board);
+    // a failed read is not kept
+    board.catch(() => boards.byQuery.get(key) === board && boards.byQuery.delete(key));
+  }
+  return board;
+}
+
+/**
+ * A fingerprint of everything the leaderboard is made of: every change to a
+ * submission (status, visibility, review) bumps its updatedAt, as every change
+ * to a system does; scores are rewritten with a new computedAt or deleted; a
+ * dataset version is added or removed; team names never change. One query of
+ * six aggregates over small tables, so callers can keep what they derived from
+ * the leaderboard while it is unchanged.
+ */
+export async function leaderboardDataVersion(): Promise<string> {
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT
+    (SELECT max("updatedAt") FROM "Submission") AS s, (SELECT count(*) FROM "Submission") AS sn,
+    (SELECT max("computedAt") FROM "SubmissionScore") AS c, (SELECT count(*) FROM "SubmissionScore") AS cn,
+    (SELECT max("updatedAt") FROM "System") AS y, (SELECT count(*) FROM "DatasetVersion") AS v`;
+  return Object.values(row ?? {})
+    .map((v) => (v instanceof Date ? v.toISOString() : String(v)))
+    .join("|");
+}
+
+/**
+ * Something derived from the leaderboard (e.g. the API's serialized answer for
+ * one query), computed once and kept while the data behind the leaderboard is
+ * unchanged (leaderboardDataVersion). `key` must name everything `compute` reads.
+ */
+export async function derivedFromLeaderboard<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  const data = await leaderboardDataVersion();
+  if (derived.data !== data || derived.byKey.size >= 256) {
+    derived.data = data;
+    derived.byKey.clear();
+  }
+  let value = derived.byKey.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = compute();
+    derived.byKey.set(key, value);
+    value.catch(() => derived.byKey.get(key) === value && derived.byKey.delete(key));
+  }
+  return value;
+}
+
+type DerivedCache = { data: string | null; byKey: Map<string, Promise<unknown>> };
+const derived: DerivedCache = ((globalThis as { chainsweLeaderboardDerived?: DerivedCache }).chainsweLeaderboardDerived ??= { data: null, byKey: new Map() });
+
+type BoardCache = { data: string | null; byQuery: Map<string, Promise<Leaderboard>> };
+/** On globalThis: the page and the API route are separate bundles but one process. */
+const boards: BoardCache = ((globalThis as { chainsweLeaderboards?: BoardCache }).chainsweLeaderboards ??= { data: null, byQuery: new Map() });
+
+async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
   const versions = (await db.datasetVersion.findMany({ orderBy: { createdAt: "desc" }, select: { version: true } })).map((v) => v.version);
   const version = q.version ?? versions[0] ?? null;
   if (!version || !versions.includes(version)) return { version, versions, scoring: q.scoring, positions: q.positions, rows: [] };
@@ -72,7 +148,7 @@ export async function getLeaderboard(query: Partial<LeaderboardQuery> = {}): Pro
       mode: true,
       finishedAt: true,
       reviewedAt: true,
-      score: { select: { scores: true } },
+      score: { select: { computedAt: true } },
       system: {
         select: {
           id: true,
@@ -90,12 +166,18 @@ export async function getLeaderboard(query: Partial<LeaderboardQuery> = {}): Pro
   });
   // the newest public submission of each system × mode stands for it
   const seen = new Set<string>();
-  const rows: LeaderboardRow[] = [];
-  for (const s of subs) {
+  const newest = subs.filter((s) => {
     const key = `${s.system.id}\0${s.mode}`;
-    if (seen.has(key) || !s.score) continue;
+    if (seen.has(key) || !s.score) return false;
     seen.add(key);
-    const scored = parseStoredScores(s.score.scores)[q.scoring][q.positions];
+    return true;
+  });
+  const scores = await storedScores(newest.map((s) => ({ id: s.id, computedAt: s.score!.computedAt })));
+  const rows: LeaderboardRow[] = [];
+  for (const s of newest) {
+    const stored = scores.get(s.id);
+    if (!stored) continue; // deleted since the first query (a re-run): gone on the next request too
+    const scored = stored[q.scoring][q.positions];
     const { team, links, ...system } = s.system;
     rows.push({
       submissionId: s.id,
@@ -124,4 +206,33 @@ export async function getLeaderboard(query: Partial<LeaderboardQuery> = {}): Pro
     if (oracle) r.vsOracle = { perBug: relativeChange(r.perBug.value, oracle.perBug.value), chain: relativeChange(r.chain.value, oracle.chain.value) };
   }
   return { version, versions, scoring: q.scoring, positions: q.positions, rows };
+}
+
+// ---------------------------------------------------------------- parsed scores, kept between requests
+
+type CachedScores = { computedAt: number; scores: StoredScores };
+const CACHE_LIMIT = 50_000;
+/** Stored scores in memory, kept on globalThis so the page and the API route (separate bundles) share them. */
+const cache: Map<string, CachedScores> = ((globalThis as { chainsweLeaderboardScores?: Map<string, CachedScores> }).chainsweLeaderboardScores ??= new Map());
+
+/** The stored scores of these submissions as of their computedAt: from memory, or read and parsed once. */
+async function storedScores(subs: { id: string; computedAt: Date }[]): Promise<Map<string, StoredScores>> {
+  const out = new Map<string, StoredScores>();
+  const missing: string[] = [];
+  for (const s of subs) {
+    const hit = cache.get(s.id);
+    if (hit && hit.computedAt === s.computedAt.getTime()) out.set(s.id, hit.scores);
+    else missing.push(s.id);
+  }
+  if (cache.size + missing.length > CACHE_LIMIT) cache.clear();
+  // in chunks: SQLite limits the number of bound parameters per statement
+  for (let i = 0; i < missing.length; i += 500) {
+    const rows = await db.submissionScore.findMany({ where: { submissionId: { in: missing.slice(i, i + 500) } }, select: { submissionId: true, scores: true, computedAt: true } });
+    for (const r of rows) {
+      const scores = parseStoredScores(r.scores);
+      cache.set(r.submissionId, { computedAt: r.computedAt.getTime(), scores });
+      out.set(r.submissionId, scores);
+    }
+  }
+  return out;
 }

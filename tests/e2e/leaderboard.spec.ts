@@ -1,0 +1,231 @@
+/**
+ * The leaderboard at / (issue 4, items 1, 7, 8): sorting, filters, the
+ * strict/lenient toggle, state in the URL (reload and Back), CSV and JSON
+ * downloads of the current view, the paper's reported rows, the table before
+ * JavaScript, and the path from a row to its submission and a bug's log.
+ *
+ * The demo systems all run Baseline and never resolve a Seq bug after an
+ * unresolved one, so strict and lenient agree on them. Setup adds one system of
+ * another configuration, through the real path (team, token, CLI upload, Docker
+ * evaluation, publication, review), whose Seq run skips inikit bug 2 and fixes
+ * bugs 2 and 3 together in bug 3: resolved under lenient scoring only.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { DEMO_VERSION, ROOT, chainswe } from "./site";
+import { PASSWORD, createToken, signIn, signUp } from "./steps";
+
+const run = Date.now().toString(36);
+const SYSTEM = `late-fixer-${run}`;
+const TEAM = `Leaderboard team ${run}`;
+
+/** demo-gold's Seq predictions, except inikit bug 2 is left empty and bug 3 carries the fixes of bugs 2 and 3. */
+function lateFixerPredictions(path: string): void {
+  const lines = readFileSync(join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { swebench_instance_id: string; model_patch: string });
+  const bug = (n: number) => lines.find((l) => l.swebench_instance_id === `chainswe-demo__inikit-${n}`)!;
+  const two = bug(2).model_patch;
+  bug(3).model_patch = `${two}${two.endsWith("\n") ? "" : "\n"}${bug(3).model_patch}`;
+  bug(2).model_patch = "";
+  writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+}
+
+test.beforeAll(async ({ browser }, info) => {
+  test.setTimeout(8 * 60_000);
+  const baseURL = process.env.E2E_BASE_URL!;
+  const page = await (await browser.newContext({ baseURL })).newPage();
+  await signUp(page, `lb-${run}`);
+  await page.getByLabel("Team name").fill(TEAM);
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page.getByRole("heading", { name: TEAM })).toBeVisible();
+  const slug = new URL(page.url()).pathname.split("/").pop()!;
+  await page.getByLabel("System name").fill(SYSTEM);
+  await page.getByLabel("Model").fill("late-model-1");
+  await page.getByLabel("Scaffold").fill("scripted: late fixes");
+  await page.getByLabel("Context configuration").fill("Summarize");
+  await page.getByRole("checkbox", { name: "Open weights" }).check();
+  await page.getByRole("button", { name: "Create system" }).click();
+  await expect(page.getByRole("cell", { name: "late-model-1" })).toBeVisible();
+  const token = await createToken(page, "cli", ["submit", "read"]);
+  const file = info.outputPath("late-fixer.seq.jsonl");
+  lateFixerPredictions(file);
+  const out = chainswe(process.env.E2E_DATABASE_URL!, ["submit", "--server", baseURL, "--token", token, "--system", `${slug}/${SYSTEM}`, "--mode", "seq", "--dataset-version", DEMO_VERSION, file]);
+  const id = /submission (\S+)/.exec(out)![1]!;
+  await page.goto(`/submissions/${id}`);
+  await expect(page.getByTestId("submission-status")).toHaveText(/completed/i, { timeout: 5 * 60_000 });
+  await page.reload();
+  await page.getByRole("button", { name: "Request publication" }).click();
+  await expect(page.getByTestId("submission-visibility")).toContainText(/pending/i);
+  const reviewer = `lb-rev-${run}`;
+  chainswe(process.env.E2E_DATABASE_URL!, ["admin", "create", reviewer, "--password-stdin"], `${PASSWORD}\n`);
+  const rita = await (await browser.newContext({ baseURL })).newPage();
+  await signIn(rita, reviewer);
+  await rita.goto(`/submissions/${id}`);
+  await rita.getByRole("button", { name: "Approve" }).click();
+  await expect(rita.getByTestId("submission-visibility")).toContainText(/public/i);
+});
+
+const board = (page: Page) => page.locator("table#leaderboard");
+const bodyRows = (table: Locator) => table.locator("tbody tr:not(.lb-group)");
+/** "system · mode" of each evaluated row, in order */
+async function rowKeys(page: Page): Promise<string[]> {
+  return bodyRows(board(page)).evaluateAll((trs) =>
+    trs.map((tr) => `${tr.querySelector("th .lb-system a")?.textContent ?? ""} · ${tr.querySelectorAll("td")[2]?.textContent?.trim() ?? ""}`),
+  );
+}
+const header = (page: Page, name: RegExp) => board(page).getByRole("columnheader", { name });
+const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+
+test("sorting by a column reorders the rows under a header that stays, with aria-sort", async ({ page }) => {
+  await page.goto("/");
+  await expect(header(page, /Per-bug %/)).toHaveAttribute("aria-sort", "descending");
+  const before = await rowKeys(page);
+  expect(before.length).toBeGreaterThanOrEqual(17);
+  await header(page, /Cost \/ chain/).getByRole("link").click();
+  await expect(page).toHaveURL(/[?&]sort=cost\.asc\b/);
+  await expect(header(page, /Cost \/ chain/)).toHaveAttribute("aria-sort", "ascending");
+  await expect(header(page, /Per-bug %/)).not.toHaveAttribute("aria-sort", /.*/);
+  const costs = await bodyRows(board(page)).evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll("td")[5]?.textContent ?? ""));
+  const numbers = costs.filter((c) => c.startsWith("$")).map((c) => Number(c.slice(1)));
+  expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+  expect(await rowKeys(page)).not.toEqual(before);
+  await shot(page, "sorted-by-cost");
+  await header(page, /Cost \/ chain/).getByRole("link").click();
+  await expect(header(page, /Cost \/ chain/)).toHaveAttribute("aria-sort", "descending");
+});
+
+test("filters by mode and by configuration change the rows; an empty result says why", async ({ page }) => {
+  await page.goto("/");
+  const all = (await rowKeys(page)).length;
+  await page.getByLabel("Mode", { exact: true }).selectOption("seq");
+  await expect(page).toHaveURL(/[?&]mode=seq\b/);
+  await expect(board(page).getByRole("caption")).toContainText(/\d+ rows?/);
+  const seq = await rowKeys(page);
+  expect(seq.length).toBeLessThan(all);
+  expect(seq.every((k) => k.endsWith("· Seq"))).toBe(true);
+  expect(seq).toContain(`${SYSTEM} · Seq`);
+  await page.getByLabel("Configuration", { exact: true }).selectOption("Summarize");
+  await expect(page).toHaveURL(/[?&]config=Summarize\b/);
+  await expect.poll(() => rowKeys(page)).toEqual([`${SYSTEM} · Seq`]);
+  await page.getByLabel("Weights", { exact: true }).selectOption("0");
+  await expect(page.getByTestId("leaderboard-empty")).toContainText("No row matches these filters (mode Seq; configuration Summarize; weights closed)");
+  await page.getByRole("link", { name: "Clear the filters" }).click();
+  await expect.poll(async () => (await rowKeys(page)).length).toBe(all);
+});
+
+test("strict and lenient: the late fixer's Seq row changes, and the toggle says what each means", async ({ page }) => {
+  await page.goto("/?config=Summarize");
+  const row = bodyRows(board(page)).filter({ hasText: SYSTEM });
+  const perBug = row.locator("td").nth(3);
+  await expect(perBug).toContainText("87.5");
+  await expect(page.getByText(/Strict \(as the paper's Table 2\): a Seq or Seq\+Mem bug counts only if every earlier bug/)).toBeVisible();
+  await page.getByRole("radio", { name: "Lenient" }).check();
+  await expect(page).toHaveURL(/[?&]scoring=lenient\b/);
+  await expect(perBug).toContainText("93.8");
+  await expect(board(page).getByRole("caption")).toContainText("lenient scoring");
+  await shot(page, "lenient");
+});
+
+test("the URL holds the view: reload and Back keep it", async ({ page }) => {
+  await page.goto(`/?version=${DEMO_VERSION}&mode=seq&sort=chain.asc&group=config`);
+  const view = await rowKeys(page);
+  await expect(board(page).locator("tr.lb-group th[scope=rowgroup]").first()).toHaveText("Baseline");
+  await page.reload();
+  expect(await rowKeys(page)).toEqual(view);
+  await expect(page.getByLabel("Mode", { exact: true })).toHaveValue("seq");
+  await expect(page.getByRole("checkbox", { name: "grouped by configuration" })).toBeChecked();
+  await expect(header(page, /Chain %/)).toHaveAttribute("aria-sort", "ascending");
+  await page.getByLabel("Mode", { exact: true }).selectOption("oracle");
+  await expect(page).toHaveURL(/[?&]mode=oracle\b/);
+  await expect.poll(() => rowKeys(page)).not.toEqual(view);
+  await page.goBack();
+  await expect(page).toHaveURL(/[?&]mode=seq\b/);
+  await expect.poll(() => rowKeys(page)).toEqual(view);
+  await expect(page.getByLabel("Mode", { exact: true })).toHaveValue("seq");
+});
+
+test("CSV and JSON downloads hold the view's rows, in its order", async ({ page }) => {
+  await page.goto("/?mode=seq&sort=per_bug.asc");
+  const view = await rowKeys(page);
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV", exact: true }).click()]);
+  expect(csv.suggestedFilename()).toMatch(/^chainswe-leaderboard-demo-strict\.csv$/);
+  const lines = readFileSync((await csv.path())!, "utf8").trim().split("\n");
+  expect(lines[0]).toMatch(/^kind,model,system,team,scaffold,config,mode,per_bug_pct,/);
+  expect(lines.slice(1).map((l) => l.split(",")[2])).toEqual(view.map((k) => k.split(" · ")[0]));
+  const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "JSON", exact: true }).click()]);
+  const doc = JSON.parse(readFileSync((await jsonDownload.path())!, "utf8")) as { version: string; scoring: string; rows: { system: string; mode: string; per_bug: { value: number; ci: number[] } }[] };
+  expect(doc).toMatchObject({ version: DEMO_VERSION, scoring: "strict" });
+  expect(doc.rows.map((r) => r.system)).toEqual(view.map((k) => k.split(" · ")[0]));
+  expect(doc.rows.every((r) => r.mode === "seq" && r.per_bug.ci.length === 2)).toBe(true);
+  // the API refuses a bad parameter by name
+  const bad = await page.request.get("/api/v1/leaderboard?mode=turbo");
+  expect(bad.status()).toBe(400);
+  expect(((await bad.json()) as { field: string }).field).toBe("mode");
+});
+
+test("the paper's rows: off by default, shown as reported, never ranked with ours", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: /Reported in the paper/ })).toHaveCount(0);
+  const ours = await rowKeys(page);
+  await page.getByRole("checkbox", { name: /the paper's reported results/ }).check();
+  await expect(page).toHaveURL(/[?&]paper=1\b/);
+  await expect(page.getByRole("heading", { name: "Reported in the paper, not re-evaluated here" })).toBeVisible();
+  const reported = page.locator("table#reported");
+  await expect(reported.getByRole("caption")).toContainText("reported in the paper, not re-evaluated here");
+  await expect(bodyRows(reported)).toHaveCount(63);
+  await expect(reported.getByRole("link")).toHaveCount(0);
+  await expect(reported.locator("th[aria-sort]")).toHaveCount(0);
+  expect(await rowKeys(page)).toEqual(ours);
+  const first = bodyRows(reported).first();
+  await expect(first).toContainText("GPT-5.5");
+  await expect(first).toContainText("69.1");
+  await expect(bodyRows(reported).nth(1)).toContainText("−29%");
+  await shot(page, "paper-rows");
+  // sorting ours leaves the paper's order alone
+  await header(page, /Per-bug %/).getByRole("link").click();
+  await expect(page).toHaveURL(/[?&]sort=per_bug\.asc\b/);
+  await expect(bodyRows(page.locator("table#reported")).first()).toContainText("69.1");
+});
+
+test("from a row to its submission, and from there to a bug's log", async ({ page }) => {
+  await page.goto("/?mode=seq");
+  const row = bodyRows(board(page)).filter({ has: page.getByRole("link", { name: "demo-drifter", exact: true }) });
+  await row.getByRole("link", { name: "demo-drifter", exact: true }).click();
+  await expect(page).toHaveURL(/\/submissions\/[a-z0-9]+$/);
+  await expect(page.getByTestId("submission-status")).toHaveText(/completed/i);
+  await shot(page, "submission");
+  const log = page.getByRole("link", { name: "log", exact: true }).first();
+  const href = await log.getAttribute("href");
+  expect(href).toMatch(/\/logs\//);
+  const res = await page.request.get(href!);
+  expect(res.status()).toBe(200);
+  expect(await res.text()).toMatch(/passed|failed|error/i);
+});
+
+test.describe("before JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the server-rendered table sorts and filters by plain links and forms", async ({ page }) => {
+    await page.goto("/");
+    await expect(bodyRows(board(page)).first()).toBeVisible();
+    await header(page, /Date/).getByRole("link").click();
+    await expect(page).toHaveURL(/[?&]sort=date\.desc\b/);
+    await expect(header(page, /Date/)).toHaveAttribute("aria-sort", "descending");
+    await page.getByLabel("Mode", { exact: true }).selectOption("oracle");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/[?&]mode=oracle\b/);
+    expect((await rowKeys(page)).every((k) => k.endsWith("· Oracle"))).toBe(true);
+  });
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+  test("the table scrolls sideways inside the page", async ({ page }) => {
+    await page.goto("/");
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(360 + 1);
+    await shot(page, "phone");
+  });
+});
