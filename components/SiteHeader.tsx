@@ -22,6 +22,10 @@ export function SiteHeader({ viewer, facts }: { viewer: Viewer | null; facts: He
           {facts.newestResult ? ` · newest result ${facts.newestResult.toISOString().slice(0, 10)}` : ""}
         </span>
         <Link href="/">Leaderboard</Link>
+        <Link href="/positions">Positions</Link>
+        <Link href="/analysis">Chain errors</Link>
+        <Link href="/compare">Compare</Link>
+        <Link href="/dataset">Dataset</Link>
         <Link href="/submissions">Submissions</Link>
         {viewer && <Link href="/submit">Submit</Link>}
         {viewer && <Link href="/teams">Teams</Link>}

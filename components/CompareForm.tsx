@@ -1,0 +1,50 @@
+/** The comparison's picks as a plain GET form (usable before any JavaScript; the URL holds the view). */
+import type { CompareView } from "@/lib/data/analysis";
+
+export function CompareForm({ view }: { view: CompareView }) {
+  const q = view.query;
+  const select = (name: "a" | "b", label: string, value: string | undefined) => (
+    <div className="field">
+      {/* the label apart from the select, so its name is "System A" and not also the picked option */}
+      <label htmlFor={`compare-${name}`}>{label}</label>
+      <select id={`compare-${name}`} name={name} defaultValue={value ?? ""} required>
+        <option value="">pick a system and mode…</option>
+        {view.options.map((o) => (
+          <option key={o.submissionId} value={o.submissionId}>
+            {o.label}
+            {o.visibility !== "public" ? ` (${o.visibility.replace("_", " ")})` : ""}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  return (
+    <form className="view-controls" method="get" action="/compare" aria-label="Compare two systems">
+      {select("a", "System A", q.a)}
+      {select("b", "System B", q.b)}
+      <fieldset>
+        <legend>Seq scoring</legend>
+        <label>
+          <input type="radio" name="scoring" value="strict" defaultChecked={q.scoring === "strict"} /> Strict
+        </label>
+        <label>
+          <input type="radio" name="scoring" value="lenient" defaultChecked={q.scoring === "lenient"} /> Lenient
+        </label>
+      </fieldset>
+      {view.version && <input type="hidden" name="version" value={view.version} />}
+      <button type="submit">Compare</button>
+      <p className="hint muted">
+        Strict: a Seq bug counts only if every earlier bug of its chain was resolved too. Lenient: each bug on its own grade.
+        {view.versions.length > 1 && ` Dataset ${view.version ?? "—"}; other versions: `}
+        {view.versions
+          .filter((v) => view.versions.length > 1 && v !== view.version)
+          .map((v, i) => (
+            <span key={v}>
+              {i > 0 && ", "}
+              <a href={`/compare?version=${encodeURIComponent(v)}`}>{v}</a>
+            </span>
+          ))}
+      </p>
+    </form>
+  );
+}

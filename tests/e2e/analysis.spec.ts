@@ -1,0 +1,220 @@
+/**
+ * Per-position view, chain-error analysis and comparison (issue 4, items 2–4)
+ * on the demo benchmark really evaluated and published by the global setup:
+ * real tables with headers, charts with a title and a text alternative, state
+ * in the URL, exports that download the table's rows, and links down to the
+ * failure pages.
+ */
+import { readFile } from "node:fs/promises";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+
+const shot = async (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+
+/** The text of a table cell (its link's, when it has one) found by its row header and column header. */
+async function cell(table: Locator, row: string | RegExp, column: string): Promise<string> {
+  const headers = (await table.locator("thead th").allInnerTexts()).map((h) => h.trim());
+  const col = headers.indexOf(column);
+  expect(col, `column ${column} in ${headers.join(" | ")}`).toBeGreaterThan(0);
+  const tr = table.locator("tbody tr").filter({ has: table.page().getByRole("rowheader", { name: row, exact: true }) });
+  // the row header is cell 0; data cells follow
+  const target = tr.locator("th, td").nth(col);
+  const link = target.getByRole("link");
+  return ((await link.count()) > 0 ? await link.first().innerText() : await target.innerText()).trim();
+}
+
+const count = (text: string) => Number(text);
+
+/** Clicks a download link and answers the file's lines. */
+async function download(page: Page, link: Locator): Promise<string[]> {
+  const [file] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  const text = await readFile((await file.path())!, "utf8");
+  return text.trim().split("\n");
+}
+
+async function expectChart(figure: Locator, title: RegExp, tableId: string) {
+  await expect(figure.locator("figcaption")).toHaveText(title);
+  await expect(figure.getByRole("link").first()).toHaveAttribute("href", `#${tableId}`);
+  await expect(figure.page().locator(`table#${tableId}`)).toBeVisible();
+  await expect(figure.locator("svg.recharts-surface").first()).toBeVisible();
+}
+
+test("per position: Table 3 and 4 layouts, one chart line per mode, the chain toggle in the URL, CSV export", async ({ page }) => {
+  await page.goto("/positions");
+  await expect(page.getByRole("heading", { name: "Resolution by position" })).toBeVisible();
+  const byConfig = page.locator("table#by-config");
+  for (const h of ["Configuration", "Mode", "Systems"]) await expect(byConfig.getByRole("columnheader", { name: h })).toBeVisible();
+  await expect(byConfig.getByRole("columnheader", { name: /^Pos\. 3/ })).toBeVisible();
+  await expect(byConfig.getByRole("columnheader", { name: /^Pos\. 4/ })).toHaveCount(0);
+  await expect(byConfig.getByRole("rowheader", { name: "Baseline" })).toBeVisible();
+  await expect(byConfig.locator("tbody tr")).toHaveCount(2);
+  // every demo system is a model of its own: Oracle and Seq rows for each of the eight
+  const byModel = page.locator("table#by-model");
+  await expect(byModel.locator("tbody tr")).toHaveCount(16);
+  // demo-gold resolves everything; its Seq row links to its submission
+  const goldSeq = byModel.locator("tbody").filter({ has: page.getByRole("rowheader", { name: "demo-gold" }) }).locator("tr").nth(1);
+  await expect(goldSeq.getByRole("rowheader")).toHaveText("Seq");
+  await expect(goldSeq.locator("td").nth(1)).toHaveText(/^100\.0/);
+  await expect(goldSeq.locator("td").nth(1).getByRole("link")).toHaveAttribute("href", /^\/submissions\/\w+$/);
+
+  const chart = page.getByTestId("chart").first();
+  await expectChart(chart, /Resolution by position — Baseline/, "by-config");
+  // one line per mode row of the table, each named in the legend
+  await expect(chart.locator(".recharts-line")).toHaveCount(2);
+  await expect(chart.locator(".recharts-legend-item-text")).toHaveText(["Oracle", "Seq"]);
+  await expect(chart.locator(".chart-line-seq .recharts-line-curve")).toHaveAttribute("stroke-dasharray", /7/);
+  await shot(page, "positions");
+
+  await page.getByLabel("All chains").check();
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/positions=all/);
+  await expect(byConfig.getByRole("columnheader", { name: /^Pos\. 4/ })).toBeVisible();
+  await expect(page.getByLabel("All chains")).toBeChecked();
+
+  // the paper's tables: off by default, labelled, apart from the evaluated ones
+  await expect(page.getByRole("heading", { name: /Reported in the paper/ })).toHaveCount(0);
+  await page.getByLabel(/the paper's Tables 3–4/).check();
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/paper=1/);
+  await expect(page.getByRole("heading", { name: "Reported in the paper, not re-evaluated here" })).toBeVisible();
+  const reported = page.locator("table#reported-by-config");
+  await expect(reported.locator("tbody")).toHaveCount(3);
+  await expect(reported.locator("tbody").first().locator("tr").nth(1).locator("td").last()).toHaveText(/^27\.7\s*−59%$/);
+  await expect(byConfig.locator("tbody tr")).toHaveCount(2);
+  await shot(page, "positions-with-paper");
+
+  const lines = await download(page, page.locator("section", { has: page.locator("#by-config") }).getByRole("link", { name: "CSV" }));
+  expect(lines[0]).toBe("configuration,mode,systems,position,chains,resolved_pct,vs_oracle");
+  // Baseline × (Oracle, Seq) × positions 1–4
+  expect(lines).toHaveLength(1 + 2 * 4);
+  expect(lines.filter((l) => l.startsWith("Baseline,seq,8,4,"))).toHaveLength(1);
+});
+
+test("chain errors: Figure 4 charts, filtering by system changes the causes, rows link to failure pages, export", async ({ page }) => {
+  await page.goto("/analysis");
+  await expect(page.getByRole("heading", { name: "Chain errors", level: 1 })).toBeVisible();
+  const byPosition = page.locator("table#by-position");
+  for (const h of ["Position", "Chain errors", "Rate %", "Overshoot", "Undershoot", "Both", "Unattributed", "Broke working code", "No usable patch"]) {
+    await expect(byPosition.getByRole("columnheader", { name: h, exact: true })).toBeVisible();
+  }
+  const figures = page.getByTestId("chart");
+  await expect(figures).toHaveCount(2);
+  await expectChart(figures.nth(0), /chain errors by cause/, "by-position");
+  await expectChart(figures.nth(1), /by position and fingerprint/, "by-position");
+  await expect(figures.nth(0).locator(".recharts-legend-item-text")).toContainText(["Overshoot", "Undershoot", "Both", "Unattributed", "Not a chain error"]);
+  await expect(page.locator("table#by-system tbody tr")).toHaveCount(8);
+  await shot(page, "analysis");
+
+  // one system at a time: demo-overshoot's chain errors are overshoots, demo-undershoot's undershoots
+  await page.getByRole("checkbox", { name: /demo-overshoot/ }).check();
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/system=/);
+  expect(count(await cell(byPosition, "All", "Overshoot"))).toBeGreaterThan(0);
+  expect(count(await cell(byPosition, "All", "Undershoot"))).toBe(0);
+  await expect(page.locator("table#by-system tbody tr")).toHaveCount(1);
+  await expect(page.getByRole("checkbox", { name: /demo-overshoot/ })).toBeChecked();
+
+  await page.getByRole("checkbox", { name: /demo-overshoot/ }).uncheck();
+  await page.getByRole("checkbox", { name: /demo-undershoot/ }).check();
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page.getByRole("checkbox", { name: /demo-undershoot/ })).toBeChecked();
+  expect(count(await cell(byPosition, "All", "Overshoot"))).toBe(0);
+  expect(count(await cell(byPosition, "All", "Undershoot"))).toBeGreaterThan(0);
+  await shot(page, "analysis-undershoot");
+
+  // each chain error opens its failure page; its evidence links the prior bug's
+  const rows = page.getByTestId("chain-error-row");
+  expect(await rows.count()).toBeGreaterThan(0);
+  const first = rows.first();
+  await expect(first.getByRole("cell").nth(4)).toHaveText(/Undershoot/);
+  const link = first.getByRole("rowheader").getByRole("link");
+  await expect(link).toHaveAttribute("href", /^\/submissions\/\w+\/chains\/inikit-chain-1\/bugs\/[2-9]$/);
+  await expect(first.locator(".evidence a").first()).toHaveAttribute("href", /^\/submissions\/\w+\/chains\/inikit-chain-1\/bugs\/1$/);
+
+  // a count narrows the list to the chain errors behind it
+  await byPosition.locator("tbody tr").first().getByRole("cell").nth(4).getByRole("link").click();
+  await expect(page).toHaveURL(/position=2.*cause=undershoot|cause=undershoot.*position=2/);
+  await expect(page.getByText(/narrowed to position 2 cause undershoot/)).toBeVisible();
+
+  await page.goto("/analysis");
+  const errorRows = await page.getByTestId("chain-error-row").count();
+  const lines = await download(page, page.locator("section#errors").getByRole("link", { name: "CSV" }));
+  expect(lines[0]).toMatch(/^system,team,mode,continuous_id,order,swebench_instance_id,fingerprint,cause,evidence,seq_submission,failure_page$/);
+  expect(lines).toHaveLength(1 + errorRows);
+  const json = await page.request.get((await page.locator("section#errors").getByRole("link", { name: "JSON" }).getAttribute("href"))!);
+  expect((await json.json()).rows).toHaveLength(errorRows);
+});
+
+test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/loss per chain, cost-score scatter", async ({ page }) => {
+  await page.goto("/compare");
+  await expect(page.getByRole("heading", { name: "Compare two systems" })).toBeVisible();
+  // before picking: the scatter of every system with its table
+  await expectChart(page.getByTestId("chart"), /Cost per chain against per-bug %/, "systems-table");
+  await expect(page.locator("table#systems-table tbody tr")).toHaveCount(16);
+
+  await page.getByLabel("System A").selectOption({ label: "demo-gold · Seq (ChainSWE demo)" });
+  await page.getByLabel("System B").selectOption({ label: "demo-breaker · Seq (ChainSWE demo)" });
+  await page.getByRole("button", { name: "Compare" }).click();
+  await expect(page).toHaveURL(/a=\w+.*b=\w+/);
+  await expect(page.getByTestId("paired-difference")).toHaveText(/A − B: \+\d+\.\d points per bug \[−?\d+\.\d, \d+\.\d\]/);
+  const difference = page.locator("table#difference");
+  await expect(difference.getByRole("columnheader", { name: "Per-bug %" })).toBeVisible();
+  await expect(difference.getByRole("rowheader", { name: /^A demo-gold/ })).toBeVisible();
+
+  const chains = page.locator("table#chains-table");
+  for (const h of ["Chain", "A resolved", "B resolved", "More resolved by"]) await expect(chains.getByRole("columnheader", { name: h })).toBeVisible();
+  await expect(chains.locator("tbody tr")).toHaveCount(5);
+  await expect(chains.locator("caption")).toHaveText(/A resolved more on [1-5], B on 0, tie on \d/);
+  // breaker's first failure on tablefmt opens its failure page
+  const tablefmt = chains.locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: "tablefmt-chain-1" }) });
+  await expect(tablefmt.locator("td").nth(2)).toHaveText("A");
+  await expect(tablefmt.locator("td").nth(1).getByRole("link")).toHaveAttribute("href", /\/chains\/tablefmt-chain-1\/bugs\/1$/);
+
+  const scatter = page.getByTestId("chart");
+  await expectChart(scatter, /Cost per chain against per-bug %/, "systems-table");
+  await expect(scatter.locator(".recharts-scatter")).toHaveCount(2);
+  await expect(scatter.locator(".recharts-legend-item-text")).toHaveText(["Oracle", "Seq"]);
+  await expect(page.locator("table#systems-table tbody tr").filter({ hasText: "demo-breaker" }).filter({ hasText: "Seq" }).locator("td").last()).toHaveText("B");
+  await shot(page, "compare");
+
+  const lines = await download(page, page.locator("section#chains").getByRole("link", { name: "CSV" }));
+  expect(lines[0]).toBe("continuous_id,length,a_resolved,b_resolved,more_resolved_by");
+  expect(lines).toHaveLength(6);
+
+  // the view is in the URL: reloading reproduces it
+  await page.reload();
+  await expect(page.getByLabel("System A")).toHaveValue(new URL(page.url()).searchParams.get("a")!);
+  await expect(page.getByTestId("paired-difference")).toBeVisible();
+});
+
+test("a submission the visitor may not read is not compared, and the header links the analysis pages", async ({ page }) => {
+  await page.goto("/compare?a=nope&b=nope2");
+  await expect(page.getByText("One of the picked submissions was not found")).toBeVisible();
+  expect((await page.request.get("/api/v1/compare?a=nope&b=nope2&table=difference")).status()).toBe(404);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const links: [string, string][] = [
+    ["Positions", "/positions"],
+    ["Chain errors", "/analysis"],
+    ["Compare", "/compare"],
+    ["Dataset", "/dataset"],
+  ];
+  for (const [name, href] of links) {
+    await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
+  }
+});
+
+test("at 360 px wide and without JavaScript the tables are there and only they scroll sideways", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 800 }, javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const [path, table] of [
+    ["/positions", "by-config"],
+    ["/analysis", "by-position"],
+    ["/compare", "systems-table"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.locator(`table#${table} th[scope="col"]`).first()).toBeVisible();
+    // the page itself does not scroll sideways: wide tables scroll inside their .table-scroll box
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(362);
+    await shot(page, `narrow-${path.slice(1)}`);
+  }
+  await context.close();
+});
