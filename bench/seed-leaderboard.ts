@@ -18,6 +18,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { bugResultRow } from "@/evaluator/queue/results";
 import { POSITION_SETS, SCORINGS, scoreRun, type RunResults } from "@/evaluator/scoring";
 import type { StoredScores } from "@/lib/data/aggregates";
 import type { GradedBug } from "@/lib/schemas/results";
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, [join(ROOT, "bin", "chainswe.mjs"), "db", "migrate"], { env: { ...process.env, DATABASE_URL: url }, stdio: "inherit" });
   process.env.DATABASE_URL = url;
   const { db } = await import("@/lib/db");
-  const { columnJson, fileListSchema, testSplitSchema } = await import("@/lib/schemas/columns");
+  const { columnJson } = await import("@/lib/schemas/columns");
   const { storedScoresSchema } = await import("@/lib/data/aggregates");
   const t0 = Date.now();
 
@@ -266,26 +267,13 @@ async function main(): Promise<void> {
         })),
       }),
       db.bugResult.createMany({
+        // the worker's own row mapping (evaluator/queue/results.ts), so the synthetic rows are stored as real ones
         data: bugs.map((b) => ({
-          submissionId: sub.id,
-          continuousId: b.continuous_id,
-          order: b.order,
-          swebenchInstanceId: b.swebench_instance_id,
-          resolved: b.resolved,
-          patchApplied: b.patch_applied,
-          applyMethod: b.apply_method,
-          fingerprint: b.fingerprint,
-          tampered: b.tampered,
-          failToPass: columnJson(testSplitSchema, b.fail_to_pass),
-          passToPass: columnJson(testSplitSchema, b.pass_to_pass),
-          exitCode: b.exit_code,
-          timedOut: b.timed_out,
-          durationS: b.duration_s,
-          modelFiles: columnJson(fileListSchema, b.model_files),
-          goldFiles: columnJson(fileListSchema, b.gold_files),
-          testFiles: columnJson(fileListSchema, b.test_files),
-          discardedFiles: columnJson(fileListSchema, b.discarded_files),
-          log: `============================= test session starts ==============================\n${b.resolved ? "PASSED" : "FAILED"} tests/test_${b.order}.py::test_fix\n`,
+          ...bugResultRow(sub.id, {
+            bug: b,
+            log: `============================= test session starts ==============================\n${b.resolved ? "PASSED" : "FAILED"} tests/test_${b.order}.py::test_fix\n`,
+            modelPatch: "",
+          }),
           gradedAt: sub.finishedAt,
         })),
       }),
