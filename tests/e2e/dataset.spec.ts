@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { DEMO_VERSION, ROOT, chainswe } from "./site";
 
@@ -110,13 +111,21 @@ test("each dataset table's CSV and JSON export downloads its rows", async ({ pag
 test("a problem statement holding HTML is shown as text, never run", async ({ page }) => {
   const version = `html-${Date.now().toString(36)}`;
   chainswe(process.env.E2E_DATABASE_URL!, ["dataset", "import", join(ROOT, "tests", "fixtures", "inputs", "html-problem-dataset.jsonl"), "--version", version]);
-  await page.goto(`/dataset/${version}/chains/html-escape-chain-1`);
-  await page.getByText("Problem statement:").click();
-  const statement = page.getByTestId("problem-statement");
-  await expect(statement).toContainText('<script>window.__chainsweXss = 1</script> or <img src=x onerror="window.__chainsweXss = 2">');
-  await expect(statement).toContainText('<b>not bold</b> & "quoted"');
-  await expect(statement.locator("script, img, b")).toHaveCount(0);
-  expect(await page.evaluate(() => (window as { __chainsweXss?: number }).__chainsweXss)).toBeUndefined();
-  await expect(page.getByText("No public evaluated submission has attempted this chain yet.")).toBeVisible();
-  await shot(page, "dataset-escaped-problem-statement");
+  try {
+    await page.goto(`/dataset/${version}/chains/html-escape-chain-1`);
+    await page.getByText("Problem statement:").click();
+    const statement = page.getByTestId("problem-statement");
+    await expect(statement).toContainText('<script>window.__chainsweXss = 1</script> or <img src=x onerror="window.__chainsweXss = 2">');
+    await expect(statement).toContainText('<b>not bold</b> & "quoted"');
+    await expect(statement.locator("script, img, b")).toHaveCount(0);
+    expect(await page.evaluate(() => (window as { __chainsweXss?: number }).__chainsweXss)).toBeUndefined();
+    await expect(page.getByText("No public evaluated submission has attempted this chain yet.")).toBeVisible();
+    await shot(page, "dataset-escaped-problem-statement");
+  } finally {
+    // the specs share one database whose newest version must stay "demo" (the submit form and the leaderboard default to the newest)
+    const sqlite = new Database(new URL(process.env.E2E_DATABASE_URL!).pathname);
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.prepare(`DELETE FROM DatasetVersion WHERE version = ?`).run(version);
+    sqlite.close();
+  }
 });
