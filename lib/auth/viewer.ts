@@ -8,6 +8,7 @@ import { getServerSession } from "next-auth";
 import { viewerForToken } from "@/lib/data/api-tokens";
 import { viewerById, type Viewer } from "@/lib/data/users";
 import { UnauthorizedError } from "@/lib/errors";
+import { assertSameOrigin } from "@/lib/http";
 import type { ApiTokenScopes } from "@/lib/schemas/columns";
 import { authOptions } from "./options";
 
@@ -32,4 +33,15 @@ export async function getRequestViewer(req: Request, scope: ApiTokenScopes[numbe
     return viewer;
   }
   return getViewer();
+}
+
+/**
+ * For state-changing API routes: a cookie request must come from this site
+ * (CSRF), and someone must be acting (a token with the scope, or a session).
+ */
+export async function getActingViewer(req: Request, scope: ApiTokenScopes[number]): Promise<Viewer> {
+  assertSameOrigin(req);
+  const viewer = await getRequestViewer(req, scope);
+  if (!viewer) throw new UnauthorizedError();
+  return viewer;
 }

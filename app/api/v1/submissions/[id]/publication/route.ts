@@ -3,17 +3,15 @@
  * the team asks for or withdraws publication, a reviewer approves or rejects (a rejection needs a reason).
  * Answers {"visibility": …}. Token scope "submit", or the session cookie from this site.
  */
-import { getRequestViewer } from "@/lib/auth/viewer";
+import { getActingViewer } from "@/lib/auth/viewer";
 import { changeVisibility } from "@/lib/data/visibility";
-import { FieldError, UnauthorizedError } from "@/lib/errors";
-import { assertSameOrigin, errorResponse, json } from "@/lib/http";
+import { FieldError } from "@/lib/errors";
+import { errorResponse, json } from "@/lib/http";
 
 export async function POST(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   try {
-    assertSameOrigin(req);
+    const viewer = await getActingViewer(req, "submit");
     const { id } = await params;
-    const viewer = await getRequestViewer(req, "submit");
-    if (!viewer) throw new UnauthorizedError();
     const body: unknown = await req.json().catch(() => {
       throw new FieldError("body", 'expected JSON such as {"action": "request_publication"}');
     });
