@@ -11,7 +11,7 @@ import { FINGERPRINT_LABELS } from "@/lib/failure-view";
 import { visibilityLabel } from "@/lib/visibility";
 import { DatasetModeTag } from "./DatasetModeTag";
 
-function FailingTestItem({ test, logUrl }: { test: FailingTest; logUrl: string | null }) {
+function FailingTestItem({ test, logPageUrl }: { test: FailingTest; logPageUrl: string | null }) {
   return (
     <li>
       <code className="test-id">{test.id}</code> <span className="muted">({test.list})</span>
@@ -22,7 +22,13 @@ function FailingTestItem({ test, logUrl }: { test: FailingTest; logUrl: string |
             {test.excerpt.more ? "\n…" : ""}
           </pre>
           <small className="muted">
-            from line {test.excerpt.line} of the {logUrl ? <a href={logUrl}>full log</a> : "full log"}
+            from{" "}
+            {logPageUrl ? (
+              // a plain link: a full page load is what lets the browser mark the line (:target); a client-side route change does not
+              <a href={`${logPageUrl}#L${test.excerpt.line}`}>line {test.excerpt.line} of the full log</a>
+            ) : (
+              `line ${test.excerpt.line} of the full log`
+            )}
           </small>
         </>
       ) : (
@@ -75,15 +81,19 @@ function SideColumn({ side, current }: { side: FailureSide; current: boolean }) 
               <h4>Failing tests ({o.failing.length})</h4>
               <ul className="failing-test-list">
                 {o.failing.map((t) => (
-                  <FailingTestItem key={`${t.list}-${t.id}`} test={t} logUrl={side.logUrl} />
+                  <FailingTestItem key={`${t.list}-${t.id}`} test={t} logPageUrl={side.log?.pageUrl ?? null} />
                 ))}
               </ul>
             </>
           )}
-          {side.logUrl && (
+          {side.log && (
             <p>
-              <a href={side.logUrl} data-testid={`log-${side.mode}`}>
+              <Link href={side.log.pageUrl} data-testid={`log-${side.mode}`}>
                 Full test log ({MODE_LABELS[side.mode]})
+              </Link>{" "}
+              <span className="muted">·</span>{" "}
+              <a href={side.log.downloadUrl} data-testid={`log-download-${side.mode}`}>
+                download
               </a>
             </p>
           )}

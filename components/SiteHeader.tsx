@@ -14,12 +14,14 @@ export function SiteHeader({ viewer, facts }: { viewer: Viewer | null; facts: He
   return (
     <header className="site-header">
       <nav aria-label="Main">
-        <Link href="/" className="brand">
-          ChainSWE
-        </Link>
-        <span className="meta">
-          {facts.datasetVersion ? `dataset ${facts.datasetVersion}` : "no dataset yet"}
-          {facts.newestResult ? ` · newest result ${facts.newestResult.toISOString().slice(0, 10)}` : ""}
+        <span className="brand-block">
+          <Link href="/" className="brand">
+            ChainSWE
+          </Link>
+          <span className="meta">
+            {facts.datasetVersion ? `dataset ${facts.datasetVersion}` : "no dataset yet"}
+            {facts.newestResult ? ` · newest result ${facts.newestResult.toISOString().slice(0, 10)}` : ""}
+          </span>
         </span>
         <Link href="/">Leaderboard</Link>
         <Link href="/positions">Positions</Link>

@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import { EstimateCell } from "@/components/EstimateCell";
-import { failurePageUrl } from "@/lib/failure-view";
+import { failurePageUrl, logPageUrl } from "@/lib/failure-view";
 import type { BugResultView, ChainResultsView, SubmissionScores } from "@/lib/data/submission-view";
 
 export function SubmissionScoresTable({ scores }: { scores: SubmissionScores }) {
@@ -126,7 +126,7 @@ export function SubmissionResultsTables({ id, chains }: { id: string; chains: Ch
                         {r.durationS.toFixed(1)} s{r.timedOut && <span className="muted"> (timed out)</span>}
                       </td>
                       <td>
-                        <a href={`/api/v1/submissions/${id}/logs/${encodeURIComponent(c.continuousId)}/${order}`}>log</a>
+                        <Link href={logPageUrl(id, c.continuousId, order)}>log</Link>
                       </td>
                     </>
                   ) : (

@@ -37,6 +37,16 @@ export const CAUSE_LABELS = {
 export const failurePageUrl = (submissionId: string, continuousId: string, order: number) =>
   `/submissions/${encodeURIComponent(submissionId)}/chains/${encodeURIComponent(continuousId)}/bugs/${order}`;
 
+/** The bug's full log as a page with line anchors (`#L120`). */
+export const logPageUrl = (submissionId: string, continuousId: string, order: number) => `${failurePageUrl(submissionId, continuousId, order)}/log`;
+
+/** The bug's full log as plain text (the API), shown inline. */
+export const rawLogUrl = (submissionId: string, continuousId: string, order: number) =>
+  `/api/v1/submissions/${encodeURIComponent(submissionId)}/logs/${encodeURIComponent(continuousId)}/${order}`;
+
+/** The same, as a file to save. */
+export const logDownloadUrl = (submissionId: string, continuousId: string, order: number) => `${rawLogUrl(submissionId, continuousId, order)}?download=1`;
+
 /**
  * Why a bug shown in both modes is not a chain error (SPEC §5: position ≥ 2,
  * resolved under Oracle, unresolved under Seq); null when it may be one.

@@ -46,7 +46,7 @@ export default async function AnalysisPage({ searchParams }: Props) {
   const o = view.combined.overall;
   const hasUnknown = o.fingerprints.unknown.count > 0;
   return (
-    <main>
+    <main className="wide-page">
       <h1>Chain errors</h1>
       <p>
         A <b>chain error</b> is a bug at position 2 or later that a system resolves under Oracle (starting from the gold state) but not

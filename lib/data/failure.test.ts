@@ -137,7 +137,10 @@ describe("getFailurePage: what the page shows", () => {
     const [test] = page.sides[0].outcome!.failing;
     expect(test).toMatchObject({ id: FAILING, list: "PASS_TO_PASS" });
     expect(test!.excerpt!.lines[0]).toBe("E       Failed: DID NOT RAISE <class 'moneyx.currency.UnknownCurrency'>");
-    expect(page.sides[0].logUrl).toBe(`/api/v1/submissions/${seqId}/logs/${CHAIN}/2`);
+    expect(page.sides[0].log).toEqual({
+      pageUrl: `/submissions/${seqId}/chains/${CHAIN}/bugs/2/log`,
+      downloadUrl: `/api/v1/submissions/${seqId}/logs/${CHAIN}/2?download=1`,
+    });
   });
 
   it("file sets mark the overshoot, the gold diff and the chain's verdicts for navigation", async () => {

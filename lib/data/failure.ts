@@ -15,7 +15,7 @@ import { touchedFiles } from "@/evaluator/diff";
 import { canReadSubmission, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
-import { diffFiles, failurePageUrl, fileSetRows, logExcerpt, type DiffFileView, type FileSetRow, type LogExcerpt } from "@/lib/failure-view";
+import { diffFiles, failurePageUrl, fileSetRows, logDownloadUrl, logExcerpt, logPageUrl, type DiffFileView, type FileSetRow, type LogExcerpt } from "@/lib/failure-view";
 import {
   fileListSchema,
   parseColumn,
@@ -57,8 +57,8 @@ export type FailureSide = {
   visibility: Visibility;
   status: SubmissionStatus;
   outcome: BugOutcomeView | null;
-  /** the full log's download, when graded */
-  logUrl: string | null;
+  /** the full log, when graded: as a page with line anchors, and as a file */
+  log: { pageUrl: string; downloadUrl: string } | null;
   /** this bug's failure page for that submission */
   pageUrl: string;
 };
@@ -104,9 +104,6 @@ export type FailurePage = {
   chain: { order: number; swebenchInstanceId: string; resolved: boolean | null }[];
 };
 
-const logUrl = (submissionId: string, continuousId: string, order: number) =>
-  `/api/v1/submissions/${encodeURIComponent(submissionId)}/logs/${encodeURIComponent(continuousId)}/${order}`;
-
 type ResultRow = NonNullable<Awaited<ReturnType<typeof resultRow>>>;
 
 function resultRow(submissionId: string, continuousId: string, order: number) {
@@ -145,7 +142,7 @@ async function side(s: SubmissionFacts, continuousId: string, order: number): Pr
     visibility: visibilitySchema.parse(s.visibility),
     status: submissionStatusSchema.parse(s.status),
     outcome: r ? outcomeView(r) : null,
-    logUrl: r ? logUrl(s.id, continuousId, order) : null,
+    log: r ? { pageUrl: logPageUrl(s.id, continuousId, order), downloadUrl: logDownloadUrl(s.id, continuousId, order) } : null,
     pageUrl: failurePageUrl(s.id, continuousId, order),
   };
 }

@@ -48,16 +48,35 @@ test("a chain error: cause and evidence, Oracle | Seq, the overshoot file, faili
   // the failing test with the first lines of its error, and the full log
   await expect(seq.getByText("tests/test_currency.py::test_money_in_unknown_currency_raises")).toBeVisible();
   await expect(seq.getByLabel(/Error of tests\/test_currency\.py::test_money_in_unknown_currency_raises/)).toContainText("DID NOT RAISE");
-  const logHref = (await seq.getByTestId("log-seq").getAttribute("href"))!;
-  const log = await page.request.get(logHref);
+  const downloadHref = (await seq.getByTestId("log-download-seq").getAttribute("href"))!;
+  const log = await page.request.get(downloadHref);
   expect(log.status()).toBe(200);
-  expect(await log.text()).toContain("=== chainswe seq moneyx-chain-1 bug 2 (chainswe-demo__moneyx-2) ===");
+  expect(log.headers()["content-disposition"]).toMatch(/^attachment; filename=".+-moneyx-chain-1-2\.log"$/);
+  const logText = await log.text();
+  expect(logText).toContain("=== chainswe seq moneyx-chain-1 bug 2 (chainswe-demo__moneyx-2) ===");
 
   // a visitor sees what the agent touched, not its patch
   await expect(page.getByTestId("patch-hidden")).toContainText("visible to the team and to reviewers only");
   await expect(page.getByRole("group", { name: "Gold patch" })).toContainText("def register(code, symbol, decimals):");
   await expect(page.getByRole("group", { name: "Agent patch" })).toHaveCount(0);
   await shot(page, "failure-chain-error");
+
+  // the excerpt links to its own line of the full log page, which the download matches line for line
+  const excerpt = seq.getByLabel(/Error of tests\/test_currency\.py::test_money_in_unknown_currency_raises/);
+  const firstExcerptLine = (await excerpt.innerText()).split("\n")[0]!;
+  const lineLink = seq.getByRole("link", { name: /^line \d+ of the full log$/ }).first();
+  const lineNo = Number((await lineLink.innerText()).match(/\d+/)![0]);
+  await lineLink.click();
+  await expect(page).toHaveURL(new RegExp(`/log#L${lineNo}$`));
+  await expect(page.getByRole("heading", { level: 1, name: /Test log: bug 2 of moneyx-chain-1/ })).toBeVisible();
+  const target = page.locator(`[id="L${lineNo}"]`);
+  await expect(target).toBeInViewport();
+  await expect(target).toContainText(firstExcerptLine.trim());
+  expect(logText.split("\n")[lineNo - 1]).toContain(firstExcerptLine.trim());
+  await expect(page.locator(".log-line:target")).toHaveCount(1);
+  await shot(page, "failure-log-line");
+  await page.getByRole("link", { name: "← bug 2 of moneyx-chain-1" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /Bug 2 of 3/ })).toBeVisible();
 
   // the evidence's prior bug: its stray file is marked overshoot (icon and word, not colour alone)
   await evidence.getByRole("link", { name: "bug 1" }).click();
@@ -116,6 +135,7 @@ test("a private submission's failure page is 404 for a visitor and readable by i
 
   const visitor = await playwright.request.newContext({ baseURL });
   expect((await visitor.get(url)).status()).toBe(404);
+  expect((await visitor.get(`${url}/log`)).status()).toBe(404);
   await visitor.dispose();
 
   const mine = await page.goto(url);

@@ -12,8 +12,8 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     return new Response(log.text, {
       headers: {
         "content-type": "text/plain; charset=utf-8",
-        // shown in the browser; "save as" keeps a name that says which bug it is
-        "content-disposition": `inline; filename="${log.filename}"`,
+        // shown in the browser unless ?download=1 asks for a file; either way the name says which bug it is
+        "content-disposition": `${new URL(req.url).searchParams.get("download") === "1" ? "attachment" : "inline"}; filename="${log.filename}"`,
         "cache-control": "no-store",
       },
     });
