@@ -12,7 +12,20 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["evaluator/**/*.test.ts", "lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          exclude: ["**/*.pg.test.ts", "**/node_modules/**"],
           environment: "node",
+        },
+      },
+      {
+        // the data layer and the queue again, on PostgreSQL (scripts/ensure-services.sh): same tests, other engine
+        resolve: { alias },
+        test: {
+          name: "pg",
+          include: ["lib/data/**/*.test.ts", "lib/**/*.pg.test.ts", "evaluator/queue/*.test.ts", "evaluator/cli/submit.test.ts"],
+          environment: "node",
+          env: { CHAINSWE_TEST_DB: "postgresql" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

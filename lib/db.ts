@@ -1,16 +1,26 @@
 /**
  * The Prisma client: one per process, kept on globalThis so Next's dev reloads
- * do not open a new connection per edit. SQLite through the better-sqlite3
- * driver adapter (no query-engine binary); the URL comes from env.ts.
+ * do not open a new connection per edit. No query-engine binary: queries go
+ * through a driver adapter, better-sqlite3 for `file:` URLs (the default) or
+ * pg for `postgresql://` ones, each with the client generated from its own
+ * schema file (lib/db-schema.ts). The two clients have the same models; the
+ * code is written against the SQLite client's types.
  */
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "@/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-pg/client";
+import { dbEngine } from "./db-schema";
 import { ensureDatabaseDir } from "./db-url";
 
 export type Db = PrismaClient;
 
 export function createDb(url: string): Db {
+  if (dbEngine(url) === "postgresql") {
+    // same models, same queries; only the generated client differs (its provider)
+    return new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
+  }
   ensureDatabaseDir(url);
   return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
 }

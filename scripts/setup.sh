@@ -6,8 +6,11 @@ cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund >/dev/null
 fi
-# the Prisma client (lib/generated/prisma, not committed), remade when the schema changed
-[ lib/generated/prisma/client.ts -nt prisma/schema.prisma ] || npx prisma generate >/dev/null
+# the Prisma clients (lib/generated/prisma for SQLite, lib/generated/prisma-pg for PostgreSQL; not
+# committed), remade when the schema changed; the URL only picks the schema (prisma.config.ts), nothing connects
+[ lib/generated/prisma/client.ts -nt prisma/schema.prisma ] || DATABASE_URL=file:./data/chainswe.db npx prisma generate >/dev/null
+[ lib/generated/prisma-pg/client.ts -nt prisma/postgresql/schema.prisma ] ||
+  DATABASE_URL=postgresql://localhost/generate-only npx prisma generate >/dev/null
 # host tools the tests use directly (the replay-script tests run git and patch on the host)
 if ! command -v patch >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then
   apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q patch git >/dev/null

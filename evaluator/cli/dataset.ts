@@ -1,18 +1,12 @@
 /**
  * `chainswe dataset import <file> --version v1`: a dataset version into the
  * portal's database, whole or not at all.
- * `chainswe db migrate`: the committed migrations (prisma/migrations) applied to
- * DATABASE_URL with `prisma migrate deploy` (SQLite).
+ * `chainswe db migrate`: the committed migrations applied to DATABASE_URL
+ * (SQLite or PostgreSQL: lib/db-migrate.ts).
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { env } from "@/env";
-import { sqliteFilePath } from "@/lib/db-url";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PRISMA_CLI = join(ROOT, "node_modules", "prisma", "build", "index.js");
+import { migrateDatabase } from "@/lib/db-migrate";
 
 /** Prisma's "table does not exist": a database nobody has migrated. */
 function isMissingTable(e: unknown): boolean {
@@ -40,19 +34,8 @@ async function importCommand(file: string, opts: { version: string }): Promise<v
   }
 }
 
-/** Runs the project's own Prisma CLI; a relative DATABASE_URL stays relative to the caller's directory. */
 async function migrateCommand(): Promise<void> {
-  const url = env().DATABASE_URL;
-  if (sqliteFilePath(url) === null) {
-    throw new Error(`chainswe db migrate applies migrations to SQLite only; DATABASE_URL is not a file: URL`);
-  }
-  const args = [PRISMA_CLI, "migrate", "deploy", "--config", join(ROOT, "prisma.config.ts")];
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: "inherit" });
-    child.on("error", reject);
-    child.on("exit", resolve);
-  });
-  if (code !== 0) throw new Error(`prisma migrate deploy failed (exit code ${code})`);
+  await migrateDatabase(env().DATABASE_URL);
 }
 
 export function registerDataset(program: Command): void {
@@ -66,6 +49,6 @@ export function registerDataset(program: Command): void {
     .command("db")
     .description("the portal's database (DATABASE_URL)")
     .command("migrate")
-    .description("apply the committed migrations (prisma migrate deploy)")
+    .description("apply the committed migrations (SQLite: prisma migrate deploy; PostgreSQL: prisma/postgresql/migrations)")
     .action(migrateCommand);
 }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDataset } from "@/evaluator/dataset";
 import { InputError } from "@/lib/errors";
-import { DEMO_DATASET as DEMO, ROOT, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_DATASET as DEMO, ROOT, openTestDb, testDbEngine } from "@/lib/testing/test-db";
 
 const UNITS = join(ROOT, "tests", "fixtures", "inputs", "units-chains.jsonl");
 
@@ -99,17 +99,24 @@ describe("importDataset", () => {
   it("rolls the whole version back when the database fails part-way through", async () => {
     const loaded = await loadDataset(DEMO);
     const lastBug = loaded.chains.at(-1)!.bug_fixes.at(-1)!;
-    await db.$executeRawUnsafe(
-      `CREATE TRIGGER refuse_bug BEFORE INSERT ON "Bug" WHEN NEW."swebenchInstanceId" = '${lastBug.swebench_instance_id}'
-       BEGIN SELECT RAISE(ABORT, 'refused by test'); END`,
-    );
+    const id = lastBug.swebench_instance_id;
+    // a trigger that refuses the very last row, in each engine's dialect
+    const refuse =
+      testDbEngine() === "postgresql"
+        ? [
+            `CREATE FUNCTION refuse_bug() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$ LANGUAGE plpgsql`,
+            `CREATE TRIGGER refuse_bug BEFORE INSERT ON "Bug" FOR EACH ROW WHEN (NEW."swebenchInstanceId" = '${id}') EXECUTE FUNCTION refuse_bug()`,
+          ]
+        : [`CREATE TRIGGER refuse_bug BEFORE INSERT ON "Bug" WHEN NEW."swebenchInstanceId" = '${id}' BEGIN SELECT RAISE(ABORT, 'refused by test'); END`];
+    const allow = testDbEngine() === "postgresql" ? [`DROP TRIGGER refuse_bug ON "Bug"`, `DROP FUNCTION refuse_bug()`] : [`DROP TRIGGER refuse_bug`];
+    for (const sql of refuse) await db.$executeRawUnsafe(sql);
     try {
       const before = await rowCounts();
       // the last bug of the last chain: every other row was already written in the transaction
       await expect(data.importDataset(DEMO, "half")).rejects.toThrow();
       expect(await rowCounts()).toEqual(before);
     } finally {
-      await db.$executeRawUnsafe(`DROP TRIGGER refuse_bug`);
+      for (const sql of allow) await db.$executeRawUnsafe(sql);
     }
     await data.importDataset(DEMO, "half");
     expect(await data.getChain("half", loaded.chains.at(-1)!.continuous_id)).toEqual(loaded.chains.at(-1));

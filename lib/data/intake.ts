@@ -281,6 +281,9 @@ export async function receiveSubmission(
     await checkDatasetVersion(request);
     const now = opts.now ?? new Date();
     const checkQuota = async (client: Tx | typeof db) => {
+      // inside the storing transaction, take the team's row lock first: PostgreSQL (read committed) would
+      // otherwise let two transactions both count the same free slot; SQLite's write lock does the same
+      if (client !== db) await client.$executeRaw`UPDATE "Team" SET "name" = "name" WHERE "id" = ${system.teamId}`;
       const quota = await quotaUse(system.teamId, now, client);
       if (quota.used >= limits.dailyQuota) throw quotaError(system.team.name, limits.dailyQuota, quota.freesAt, now);
     };

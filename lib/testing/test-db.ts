@@ -1,11 +1,13 @@
 /**
- * For tests that need the database: a real SQLite file in a temp dir, migrated
- * with the committed migrations (`prisma migrate deploy`), the demo dataset
+ * For tests that need the database: a real SQLite file in a temp dir, or, with
+ * CHAINSWE_TEST_DB=postgresql (the "pg" test project), a fresh PostgreSQL
+ * database on the local server (dropped afterwards), migrated with the
+ * committed migrations (lib/db-migrate.ts), the demo dataset
  * imported as "v1" unless told not to, and helpers to fake graded chains.
  * Modules that touch the database are imported after DATABASE_URL points at
  * the file, so the lib/db singleton opens it and nothing else.
  */
-import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,14 +20,36 @@ export const ROOT = new URL("../../", import.meta.url).pathname;
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
 
+/** The server the PostgreSQL test databases are made on (scripts/ensure-services.sh starts it). */
+export const TEST_PG_SERVER = process.env.CHAINSWE_TEST_PG_URL ?? "postgresql://root@localhost/postgres?host=/var/run/postgresql";
+
+export const testDbEngine = (): "sqlite" | "postgresql" => (process.env.CHAINSWE_TEST_DB === "postgresql" ? "postgresql" : "sqlite");
+
+/** A new, empty PostgreSQL database; its URL and how to drop it. */
+export async function createPostgresDatabase(prefix = "chainswe_t"): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { Client } = await import("pg");
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: TEST_PG_SERVER });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(TEST_PG_SERVER);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 export async function openTestDb(opts: { importDemo?: boolean } = {}) {
   const dir = await mkdtemp(join(tmpdir(), "chainswe-db-"));
-  const url = `file:${join(dir, "test.db")}`;
-  const prisma = join(ROOT, "node_modules", "prisma", "build", "index.js");
-  execFileSync(process.execPath, [prisma, "migrate", "deploy", "--config", join(ROOT, "prisma.config.ts")], {
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "pipe",
-  });
+  const pg = testDbEngine() === "postgresql" ? await createPostgresDatabase() : null;
+  const url = pg ? pg.url : `file:${join(dir, "test.db")}`;
+  const { migrateDatabase } = await import("@/lib/db-migrate");
+  await migrateDatabase(url, { quiet: true });
   vi.stubEnv("DATABASE_URL", url);
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
   const { db } = await import("@/lib/db");
@@ -35,6 +59,7 @@ export async function openTestDb(opts: { importDemo?: boolean } = {}) {
   const close = async () => {
     await db.$disconnect();
     vi.unstubAllEnvs();
+    await pg?.drop();
     await rm(dir, { recursive: true, force: true });
   };
   return { dir, url, db, datasets, submissions, close };
