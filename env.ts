@@ -42,6 +42,18 @@ export const envSchema = z.object({
   CHAINSWE_ADMIN_PASSWORD: z.string().min(1).optional(),
   /** how long a claimed chain stays leased without a heartbeat */
   CHAINSWE_LEASE_S: int(60),
+  /**
+   * Who replays chains: `embedded` (the default) — the site's own worker slots and
+   * `chainswe worker` processes on the same database; `bullmq` — the site puts
+   * chains on Redis (REDIS_URL) for `chainswe worker --redis` processes on any
+   * machine (docs/DEPLOY.md).
+   */
+  CHAINSWE_QUEUE: z.enum(["embedded", "bullmq"]).default("embedded"),
+  REDIS_URL: z.string().regex(/^redis:\/\//, "a redis:// URL").optional(),
+  /** distributed workers: a chain's lock lasts this long without renewal before another worker takes it over */
+  CHAINSWE_BULLMQ_LOCK_S: int(30),
+  /** distributed mode: chains on Redis at once */
+  CHAINSWE_DISPATCH_MAX: int(64),
 });
 
 export type Env = z.infer<typeof envSchema>;

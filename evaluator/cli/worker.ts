@@ -12,6 +12,7 @@
  */
 import { hostname } from "node:os";
 import type { Command } from "commander";
+import { env } from "@/env";
 import { assertEngine, defaultLimits, removeLiveSandboxes } from "@/evaluator/sandbox";
 import { modeSchema } from "@/lib/schemas/prediction";
 
@@ -22,6 +23,8 @@ const positive = (flag: string, value: string): number => {
 };
 
 type WorkerFlags = {
+  redis?: string;
+  lockSeconds?: string;
   concurrency: string;
   leaseSeconds: string;
   pollSeconds: string;
@@ -31,20 +34,13 @@ type WorkerFlags = {
   untilIdle?: boolean;
 };
 
-async function workerCommand(flags: WorkerFlags): Promise<void> {
-  const { startWorkerPool } = await import("@/evaluator/queue");
-  await assertEngine();
-  const pool = startWorkerPool({
-    concurrency: Math.floor(positive("--concurrency", flags.concurrency)),
-    leaseMs: positive("--lease-seconds", flags.leaseSeconds) * 1000,
-    pollMs: positive("--poll-seconds", flags.pollSeconds) * 1000,
-    maxAttempts: Math.floor(positive("--max-attempts", flags.maxAttempts)),
-    workerId: flags.workerId ?? `${hostname()}:${process.pid}`,
-    limits: defaultLimits(flags.timeout ? { testTimeoutS: positive("--timeout", flags.timeout) } : {}),
-    untilIdle: flags.untilIdle,
-  });
+/**
+ * Runs until SIGINT/SIGTERM (or `done`): the first signal stops taking work and
+ * gives running chains back; a second one exits without waiting.
+ */
+async function untilStopped(stop: () => Promise<void>, done?: Promise<void>): Promise<void> {
   await new Promise<void>((resolve) => {
-    void pool.done.then(resolve);
+    void done?.then(resolve);
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
       if (++signals > 1) {
@@ -53,11 +49,71 @@ async function workerCommand(flags: WorkerFlags): Promise<void> {
         return;
       }
       process.stderr.write(`${signal}: stopping; running chains go back to the queue\n`);
-      void pool.stop({ release: true }).then(resolve);
+      void stop().then(resolve);
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
   });
+}
+
+const logLine = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+
+async function workerCommand(flags: WorkerFlags): Promise<void> {
+  const workerId = flags.workerId ?? `${hostname()}:${process.pid}`;
+  const limits = defaultLimits(flags.timeout ? { testTimeoutS: positive("--timeout", flags.timeout) } : {});
+  const concurrency = Math.floor(positive("--concurrency", flags.concurrency));
+  const e = env();
+  const redisUrl = flags.redis ?? (e.CHAINSWE_QUEUE === "bullmq" ? e.REDIS_URL : undefined);
+  if (redisUrl) {
+    // the distributed worker: Redis and a Docker engine, never the database
+    const { startDistributedWorker } = await import("@/evaluator/distributed/worker");
+    // without an engine it still runs: its chains fail as retryable environment errors, never as grades
+    await assertEngine().catch((err: unknown) => logLine(`${(err as Error).message}; its chains will fail as environment errors and be retried`));
+    const worker = await startDistributedWorker({
+      redisUrl,
+      concurrency,
+      workerId,
+      limits,
+      lockMs: (flags.lockSeconds ? positive("--lock-seconds", flags.lockSeconds) : e.CHAINSWE_BULLMQ_LOCK_S) * 1000,
+      log: logLine,
+    });
+    await untilStopped(() => worker.stop({ release: true }));
+    return;
+  }
+  const { startWorkerPool } = await import("@/evaluator/queue");
+  await assertEngine();
+  const pool = startWorkerPool({
+    concurrency,
+    leaseMs: positive("--lease-seconds", flags.leaseSeconds) * 1000,
+    pollMs: positive("--poll-seconds", flags.pollSeconds) * 1000,
+    maxAttempts: Math.floor(positive("--max-attempts", flags.maxAttempts)),
+    workerId,
+    limits,
+    untilIdle: flags.untilIdle,
+  });
+  await untilStopped(() => pool.stop({ release: true }), pool.done);
+}
+
+type DispatcherFlags = { redis?: string; leaseSeconds: string; pollSeconds: string; maxAttempts: string; maxInFlight?: string };
+
+async function dispatcherCommand(flags: DispatcherFlags): Promise<void> {
+  const e = env();
+  const redisUrl = flags.redis ?? e.REDIS_URL;
+  if (!redisUrl) throw new Error("chainswe dispatcher needs --redis or REDIS_URL");
+  const { startDispatcher } = await import("@/evaluator/distributed/dispatcher");
+  const { DEFAULT_QUEUE_POLICY } = await import("@/evaluator/queue");
+  const dispatcher = startDispatcher({
+    redisUrl,
+    policy: {
+      ...DEFAULT_QUEUE_POLICY,
+      leaseMs: positive("--lease-seconds", flags.leaseSeconds) * 1000,
+      maxAttempts: Math.floor(positive("--max-attempts", flags.maxAttempts)),
+    },
+    maxInFlight: flags.maxInFlight ? Math.floor(positive("--max-in-flight", flags.maxInFlight)) : e.CHAINSWE_DISPATCH_MAX,
+    pollMs: positive("--poll-seconds", flags.pollSeconds) * 1000,
+    log: logLine,
+  });
+  await untilStopped(() => dispatcher.stop());
 }
 
 type SubmitFlags = { datasetVersion: string; mode: string; system?: string; team: string; chains?: string };
@@ -91,7 +147,9 @@ async function submitLocalCommand(file: string, flags: SubmitFlags): Promise<voi
 export function registerWorker(program: Command): void {
   program
     .command("worker")
-    .description("evaluate queued submissions from the database (DATABASE_URL) until SIGINT/SIGTERM")
+    .description("evaluate queued submissions until SIGINT/SIGTERM: from the database (DATABASE_URL), or with --redis from a distributed deployment's Redis")
+    .option("--redis <url>", "take chains from this Redis (distributed mode; default REDIS_URL when CHAINSWE_QUEUE=bullmq); no database needed")
+    .option("--lock-seconds <s>", "distributed mode: a chain's lock; a dead worker's chain is taken over after it (default CHAINSWE_BULLMQ_LOCK_S)")
     .option("--concurrency <n>", "chains replayed at once", "2")
     .option("--lease-seconds <s>", "a claimed chain's lease; a dead worker's chain is retried after it", "60")
     .option("--poll-seconds <s>", "how often an idle slot looks for work", "1")
@@ -100,6 +158,15 @@ export function registerWorker(program: Command): void {
     .option("--worker-id <id>", "lease owner name (default host:pid)")
     .option("--until-idle", "exit once no chain is queued or running (a batch run)")
     .action(workerCommand);
+  program
+    .command("dispatcher")
+    .description("distributed mode: put queued chains on Redis for `chainswe worker --redis` and store their reports (the site does this itself when CHAINSWE_QUEUE=bullmq)")
+    .option("--redis <url>", "the Redis the workers read (default REDIS_URL)")
+    .option("--lease-seconds <s>", "database lease of a chain on Redis, renewed while Redis holds it", "60")
+    .option("--poll-seconds <s>", "how often to renew leases and look for queued chains", "1")
+    .option("--max-attempts <n>", "claims per chain before a retryable failure is final", "5")
+    .option("--max-in-flight <n>", "chains on Redis at once (default CHAINSWE_DISPATCH_MAX)")
+    .action(dispatcherCommand);
   program
     .command("submit-local <predictions>")
     .description("store a predictions file as a submission in the local database and queue it; prints its id")

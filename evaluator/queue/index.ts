@@ -15,3 +15,4 @@ export {
   type EvaluationJobPayload,
   type QueuePolicy,
 } from "./payload";
+export { ChainRun, storeAggregates, type ChainRunContext } from "./run-job";

@@ -7,8 +7,8 @@
  * exception is a database that cannot be written, and then the lease runs out
  * and another worker claims the job again.
  */
-import { replayChain, type BugArtifacts } from "@/evaluator/replay";
-import { Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
+import type { Sandbox, SandboxLimits } from "@/evaluator/sandbox";
 import { getChain } from "@/lib/data/datasets";
 import { refreshAggregates } from "@/lib/data/aggregates";
 import { getChainPredictions } from "@/lib/data/submissions";
@@ -19,6 +19,20 @@ import { heartbeatJob } from "./heartbeat";
 import type { ClaimedJob, QueuePolicy } from "./payload";
 import { recordBugProgress } from "./progress";
 import { jobSandboxLabels } from "./reap";
+
+/**
+ * The submission's last chain landed: its scores and chain-error analyses are
+ * computed now, once, not on each page view. A failure here loses no result
+ * (`chainswe aggregates refresh` recomputes), so it is logged, not retried.
+ */
+export async function storeAggregates(submissionId: string, log: (line: string) => void): Promise<void> {
+  try {
+    const r = await refreshAggregates(submissionId);
+    log(`submission ${submissionId} completed: scores stored${r.analyses ? `, ${r.analyses} chain-error analysis(es)` : ""}`);
+  } catch (e) {
+    log(`submission ${submissionId}: computing its aggregates failed (run chainswe aggregates refresh): ${coerceError(e).stack}`);
+  }
+}
 
 export type ChainRunContext = { policy: QueuePolicy; limits: SandboxLimits; log: (line: string) => void };
 
@@ -77,17 +91,15 @@ export class ChainRun {
     const chain = await getChain(payload.datasetVersion, payload.continuousId);
     if (!chain) throw new DatasetError(`no chain ${payload.continuousId} in dataset version ${payload.datasetVersion}`, payload.continuousId);
     const predictions = await getChainPredictions(payload.submissionId, payload.continuousId);
-    this.throwIfAborted();
-    const sandbox = await Sandbox.start(chain.docker_image, this.ctx.limits, jobSandboxLabels(this.job));
-    this.sandbox = sandbox;
-    try {
-      this.throwIfAborted();
-      const input = { chain, mode: payload.mode, system: payload.system, predictions, testTimeoutS: this.ctx.limits.testTimeoutS };
-      return await replayChain(sandbox, input, (a) => this.bugGraded(a));
-    } finally {
-      this.sandbox = undefined;
-      await sandbox.remove().catch((e: unknown) => this.ctx.log(`${this.name}: removing the sandbox failed: ${coerceError(e).message}`));
-    }
+    return replayInSandbox({
+      input: { chain, mode: payload.mode, system: payload.system, predictions },
+      limits: this.ctx.limits,
+      labels: jobSandboxLabels(this.job),
+      onBug: (a) => this.bugGraded(a),
+      onSandbox: (s) => (this.sandbox = s),
+      checkStopped: () => this.throwIfAborted(),
+      log: (line) => this.ctx.log(`${this.name}: ${line}`),
+    });
   }
 
   /** Shows the bug on the submission page at once; a lost lease stops the chain (the write is refused). */
@@ -120,20 +132,6 @@ export class ChainRun {
     else this.ctx.log(`${this.name}: will retry after ${outcome.runAfter.toISOString()}: ${outcome.lastError.split("\n")[0]}`);
   }
 
-  /**
-   * The submission's last chain landed: its scores and chain-error analyses are
-   * computed now, once, not on each page view. A failure here loses no result
-   * (`chainswe aggregates refresh` recomputes), so it is logged, not retried.
-   */
-  private async aggregate(submissionId: string): Promise<void> {
-    try {
-      const r = await refreshAggregates(submissionId);
-      this.ctx.log(`submission ${submissionId} completed: scores stored${r.analyses ? `, ${r.analyses} chain-error analysis(es)` : ""}`);
-    } catch (e) {
-      this.ctx.log(`submission ${submissionId}: computing its aggregates failed (run chainswe aggregates refresh): ${coerceError(e).stack}`);
-    }
-  }
-
   /** Runs the job to its end. Never throws: every failure is recorded on the job or logged. */
   async run(): Promise<void> {
     this.ctx.log(`${this.name}: claimed`);
@@ -152,7 +150,7 @@ export class ChainRun {
         const done = await completeJob({ jobId, workerId: leaseOwner, bugs });
         const resolved = bugs.filter((a) => a.bug.resolved).length;
         this.ctx.log(done.accepted ? `${this.name}: done, ${resolved}/${bugs.length} resolved` : `${this.name}: no longer ours; results discarded`);
-        if (done.accepted && done.submissionStatus === "completed") await this.aggregate(done.submissionId);
+        if (done.accepted && done.submissionStatus === "completed") await storeAggregates(done.submissionId, this.ctx.log);
       } catch (e) {
         await this.endWithout(e);
       }

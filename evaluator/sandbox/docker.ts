@@ -22,12 +22,18 @@ export async function assertEngine(): Promise<void> {
   }
 }
 
+/** Socket errors that mean no engine answers at all (not a problem with one image). */
+const ENGINE_DOWN = new Set(["ENOENT", "ECONNREFUSED", "EACCES", "ETIMEDOUT", "EHOSTUNREACH"]);
+
 export async function imageExists(image: string): Promise<boolean> {
   try {
     await docker().getImage(image).inspect();
     return true;
   } catch (e) {
     if ((e as { statusCode?: number }).statusCode === 404) return false;
+    if (ENGINE_DOWN.has((e as { code?: string }).code ?? "")) {
+      throw new EnvironmentError(`Docker engine not reachable at ${engineAddress()}: ${coerceError(e).message}`);
+    }
     throw new EnvironmentError(`cannot inspect image ${image}: ${coerceError(e).message}`);
   }
 }

@@ -1,0 +1,35 @@
+/**
+ * One chain replayed in a fresh sandbox that is removed whatever happens: the
+ * part of a queue job that needs Docker and nothing else, shared by the
+ * database-backed worker (evaluator/queue/run-job.ts) and the distributed one
+ * (evaluator/distributed/worker.ts). `onSandbox` hands the running sandbox to
+ * the caller so it can stop the chain early (removing the container makes the
+ * replay's next exec fail).
+ */
+import { Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { coerceError } from "@/lib/errors";
+import { replayChain, type BugArtifacts, type ChainReplayInput } from "./chain";
+
+export type SandboxedReplay = {
+  input: Omit<ChainReplayInput, "testTimeoutS">;
+  limits: SandboxLimits;
+  labels: Record<string, string>;
+  onBug: (a: BugArtifacts) => Promise<void>;
+  onSandbox: (sandbox: Sandbox | undefined) => void;
+  /** called between steps: throw to stop before the next one */
+  checkStopped: () => void;
+  log: (line: string) => void;
+};
+
+export async function replayInSandbox(o: SandboxedReplay): Promise<BugArtifacts[]> {
+  o.checkStopped();
+  const sandbox = await Sandbox.start(o.input.chain.docker_image, o.limits, o.labels);
+  o.onSandbox(sandbox);
+  try {
+    o.checkStopped();
+    return await replayChain(sandbox, { ...o.input, testTimeoutS: o.limits.testTimeoutS }, o.onBug);
+  } finally {
+    o.onSandbox(undefined);
+    await sandbox.remove().catch((e: unknown) => o.log(`${o.input.chain.continuous_id}: removing the sandbox failed: ${coerceError(e).message}`));
+  }
+}
