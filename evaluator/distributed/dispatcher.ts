@@ -16,6 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Queue, Worker, type Job } from "bullmq";
+import { Redis } from "ioredis";
 import { claimJob, completeJob, failJob, releaseJob, heartbeatJob, storeAggregates, type QueuePolicy } from "@/evaluator/queue";
 import { recordBugProgress } from "@/evaluator/queue/progress";
 import { getChain } from "@/lib/data/datasets";
@@ -24,7 +25,9 @@ import { db } from "@/lib/db";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import {
   CHAINS_QUEUE,
+  DISPATCHED_SET,
   QUEUE_PREFIX,
+  abortKey,
   REPORTS_QUEUE,
   chainJobId,
   fromWireError,
@@ -56,6 +59,9 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
   // the producer fails fast while Redis is away (the chain is released and claimed again later)
   const chains = new Queue<ChainJob>(CHAINS_QUEUE, { connection: { ...connection, maxRetriesPerRequest: 1, enableOfflineQueue: false }, prefix: QUEUE_PREFIX });
   chains.on("error", () => {});
+  // the set of dispatched chains and the abort keys
+  const redis = new Redis({ ...connection, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on("error", () => {});
   const name = (jobId: string, leaseOwner: string) => `job ${jobId} (${leaseOwner})`;
 
   async function handle(r: Report): Promise<void> {
@@ -111,6 +117,32 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
     return held;
   }
 
+  /**
+   * Chains on Redis that the database no longer wants under that lease (the
+   * team cancelled, a reviewer re-ran, or the chain settled): a waiting one is
+   * taken off the queue, a running one is told to stop (its worker watches the
+   * abort key), a finished one is forgotten.
+   */
+  async function withdrawUnwanted(): Promise<void> {
+    const client = redis;
+    const owners = await client.smembers(DISPATCHED_SET);
+    if (owners.length === 0) return;
+    const wanted = await db.evaluationJob.findMany({ where: { status: "running", leaseOwner: { in: owners } }, select: { leaseOwner: true } });
+    const keep = new Set(wanted.map((w) => w.leaseOwner));
+    for (const owner of owners) {
+      if (keep.has(owner)) continue;
+      const state = await chains.getJobState(chainJobId(owner));
+      if (state === "waiting" || state === "delayed" || state === "prioritized") {
+        await chains.remove(chainJobId(owner));
+        o.log(`${owner}: no longer wanted; taken off the queue`);
+      } else if (state === "active") {
+        if ((await client.set(abortKey(owner), "1", "EX", 3600, "NX")) === "OK") o.log(`${owner}: no longer wanted; its worker is told to stop`);
+        continue;
+      }
+      await client.srem(DISPATCHED_SET, owner);
+    }
+  }
+
   async function dispatchOne(): Promise<boolean> {
     const leaseOwner = `${DISPATCH_LEASE_PREFIX}${randomUUID()}`;
     const claimed = await claimJob({ workerId: leaseOwner, policy: o.policy });
@@ -121,6 +153,7 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
       if (!chain) throw new DatasetError(`no chain ${payload.continuousId} in dataset version ${payload.datasetVersion}`, payload.continuousId);
       const predictions = [...(await getChainPredictions(payload.submissionId, payload.continuousId)).values()];
       const job: ChainJob = { jobId: claimed.jobId, leaseOwner, attempts: claimed.attempts, submissionId: payload.submissionId, mode: payload.mode, system: payload.system, chain, predictions };
+      await redis.sadd(DISPATCHED_SET, leaseOwner);
       await chains.add("chain", job, { jobId: chainJobId(leaseOwner), removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });
       o.log(`${name(claimed.jobId, leaseOwner)}: ${payload.continuousId} (${payload.mode}) queued for the workers`);
     } catch (e) {
@@ -137,6 +170,7 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
       try {
         // renewal first: after a restart, the chains Redis holds are ours again before anything is claimed
         let inFlight = await renew();
+        await withdrawUnwanted();
         while (!stopping && inFlight < o.maxInFlight && (await dispatchOne())) inFlight++;
       } catch (e) {
         o.log(`dispatcher: ${coerceError(e).message.split("\n")[0]}`);
@@ -152,6 +186,7 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
       await loop;
       await reports.close();
       await chains.close();
+      redis.disconnect();
     },
   };
 }

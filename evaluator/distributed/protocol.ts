@@ -77,6 +77,12 @@ export function fromWireError(w: WireError, continuousId: string): Error {
   return new Error(w.message);
 }
 
+/** Lease owners of every chain the dispatcher has put on Redis and not yet seen settled. */
+export const DISPATCHED_SET = `${QUEUE_PREFIX}:dispatched`;
+
+/** Set by the site when a chain on Redis is no longer wanted (cancelled, re-run): its worker stops it. */
+export const abortKey = (leaseOwner: string) => `${QUEUE_PREFIX}:abort:${leaseOwner}`;
+
 /** BullMQ job ids may not contain ':'; a lease owner made by the dispatcher never does. */
 export const chainJobId = (leaseOwner: string) => leaseOwner;
 

@@ -22,6 +22,7 @@ import {
   CHAINS_QUEUE,
   QUEUE_PREFIX,
   REPORTS_QUEUE,
+  abortKey,
   chainJobSchema,
   redisConnection,
   reportJobId,
@@ -157,10 +158,20 @@ export async function startDistributedWorker(o: DistributedWorkerOptions): Promi
     maxStalledCount: 5,
   });
   worker.on("error", (e) => o.log(`worker ${o.workerId}: ${coerceError(e).message}`));
+  /** Stops the chains the site no longer wants (cancelled, re-run): their containers go at once. */
+  const honourAborts = async () => {
+    for (const r of running) {
+      if (!r.stopped && (await presence.exists(abortKey(r.job.leaseOwner)))) r.stop("cancelled or re-run on the site");
+    }
+  };
+  let ticks = 0;
+  const reapEvery = Math.max(1, Math.floor(presenceTtlS / 3));
   const timer = setInterval(() => {
+    void honourAborts().catch(() => {});
+    if (ticks++ % reapEvery !== 0) return;
     void beat().catch(() => {});
     void reapOrphans();
-  }, Math.max(1000, Math.floor((presenceTtlS * 1000) / 3)));
+  }, 1000);
   o.log(`worker ${o.workerId} on ${hostname()}: ${o.concurrency} slot(s), Redis ${connection.host}:${connection.port}, lock ${o.lockMs} ms`);
 
   return {

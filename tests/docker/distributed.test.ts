@@ -5,11 +5,12 @@
  * CHAINSWE_QUEUE=bullmq) and `chainswe worker --redis` processes replaying demo
  * chains in Docker. The workers get a database URL that cannot be reached: they
  * must never need it. Fault tests: a worker SIGKILLed mid-chain, Redis
- * restarted mid-run, a worker whose Docker engine is unreachable, and the
- * dispatcher killed and restarted mid-evaluation. Each ends with every bug
+ * restarted mid-run, a worker whose Docker engine is unreachable, the
+ * dispatcher killed and restarted mid-evaluation, and a cancel on the site. Each ends with every bug
  * graded exactly once and no container left.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,6 +21,7 @@ import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
 import { docker } from "@/evaluator/sandbox";
 import { createPostgresDatabase } from "@/lib/testing/test-db";
+import { patchFor, predictionsFor } from "./patches";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
@@ -247,5 +249,32 @@ describe("distributed evaluation (PostgreSQL + BullMQ on Redis)", () => {
     expect(jobs.every((j) => j.attempts === 1)).toBe(true);
     await stop(w);
     await stop(second);
+  });
+
+  it("a submission cancelled on the site: waiting chains leave Redis, the running one is stopped on its worker, no container left, nothing more graded", async () => {
+    const dispatcher = startDispatcher();
+    const w = startWorker("worker-f");
+    // bug 1's patch makes the package sleep on import: the chain is still running when the team cancels
+    const chains = (await loadDataset(DEMO_DATASET)).chains;
+    const slow = chains.find((c) => c.continuous_id === "moneyx-chain-1")!;
+    const waiting = chains.find((c) => c.continuous_id === "tablefmt-chain-1")!;
+    const init = readFileSync(join(ROOT, "demo", "repos", "moneyx", "commits", "1-initial", "moneyx", "__init__.py"), "utf8");
+    const sleepy = patchFor([{ path: "moneyx/__init__.py", before: init, after: `import time\ntime.sleep(90)\n${init}` }]);
+    const predictions = predictionsFor(slow, { 1: sleepy }, "demo-sleepy");
+    predictions.byChain.set(waiting.continuous_id, predictionsFor(waiting, { 1: "" }, "demo-sleepy").byChain.get(waiting.continuous_id)!);
+    const { id } = await submissions.createSubmission({ systemName: "demo-sleepy", datasetVersion: "v1", mode: "seq", predictions, chainIds: [slow.continuous_id, waiting.continuous_id] });
+    await waitFor("the slow chain's container", async () => (await sandboxes(`chainswe.chain=${slow.continuous_id}`)).length === 1 && w.log().includes(": taken"), 60_000);
+    await sleep(1500);
+    expect(await submissions.cancelSubmission(id)).toMatchObject({ status: "cancelled" });
+    await waitFor("the worker to stop the chain", () => w.log().includes("released (cancelled or re-run on the site)"), 30_000);
+    expect(dispatcher.log()).toContain("no longer wanted; taken off the queue");
+    await waitFor("the submission's containers to go", async () => (await sandboxes(`chainswe.submission=${id}`)).length === 0, 30_000);
+    // the worker is idle again, and nothing of the cancelled submission reaches it or the database
+    await sleep(3000);
+    expect(w.log().match(/: taken/g)).toHaveLength(1);
+    expect(await db.bugResult.count({ where: { submissionId: id } })).toBe(0);
+    expect(await status(id)).toBe("cancelled");
+    await stop(w);
+    await stop(dispatcher);
   });
 });
