@@ -298,6 +298,50 @@ describe("bugScript run for real (bug 2 of chain 1, from G1)", () => {
     expect(fileAt(r.state ?? "", "units/convert.py")).toBe(fileAt(g(1), "units/convert.py"));
     expect(fileAt(r.state ?? "", "tests/test_convert.py")).toBe(fileAt(g(2), "tests/test_convert.py"));
   });
+
+  // Regression: GNU patch (the last fallback) writes into .git when told to — git and
+  // parse-diff never see a context-diff section after a unified one, and a symlink the
+  // patch itself creates (l -> ../.git) leads there too. A .git/config written so would
+  // run code (core.fsmonitor) in the trusted steps that follow.
+  const fuzzyB2 = () => edit(b2.patch, "@@ -10,7 +10,8 @@ def to_fahrenheit(celsius):\n \n", "@@ -10,7 +10,8 @@ def to_fahrenheit(celsius):\n # context that is not in the file\n");
+  const hiddenContextSection = "*** a/.git/evil\t2024-01-01\n--- b/.git/evil\t2024-01-01\n***************\n*** 0 ****\n--- 1 ----\n+ pwned\n";
+  const symlinkIntoGit = [
+    "diff --git a/units/l b/units/l",
+    "new file mode 120000",
+    "--- /dev/null",
+    "+++ b/units/l",
+    "@@ -0,0 +1 @@",
+    "+../.git",
+    "\\ No newline at end of file",
+    "diff --git a/units/l/evil b/units/l/evil",
+    "new file mode 100644",
+    "--- /dev/null",
+    "+++ b/units/l/evil",
+    "@@ -0,0 +1 @@",
+    "+pwned",
+    "",
+  ].join("\n");
+
+  it.each([
+    ["a context-diff section after the unified ones", () => fuzzyB2() + hiddenContextSection],
+    ["a symlink to ../.git created by the same patch", () => fuzzyB2() + symlinkIntoGit],
+  ])("(b) patch(1) cannot write into .git: %s", (_name, makePatch) => {
+    if (!HAS_PATCH) return;
+    rmSync(join(repo, ".git/evil"), { force: true });
+    const r = runBug({ start: g(1), goldPrev: g(1), modelPatch: makePatch(), testPatch: b2.test_patch });
+    expect(attempts(r.output)[2]).toBe(`>>> patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${MODEL_DIFF}`);
+    expect(existsSync(join(repo, ".git/evil")), r.output).toBe(false);
+    expect(r.state).toMatch(/^[0-9a-f]{40}$/);
+    // .git is back in place and intact: the agent state is a commit on top of G(1)
+    expect(git("rev-parse", `${r.state}^`)).toBe(g(1));
+  });
+
+  it("commits are reproducible: the same patches on the same start give the same agent state", () => {
+    const first = runBug({ start: g(1), goldPrev: g(1), modelPatch: b2.patch, testPatch: b2.test_patch });
+    const second = runBug({ start: g(1), goldPrev: g(1), modelPatch: b2.patch, testPatch: b2.test_patch });
+    expect(first.state).toMatch(/^[0-9a-f]{40}$/);
+    expect(second.state).toBe(first.state);
+  });
 });
 
 describe("bugScript run for real (chain 2, a test patch that adds a file)", () => {

@@ -94,7 +94,7 @@ describe("bugScript", () => {
   it("tries the apply methods in the SPEC (SWE-bench) order, resetting after each failure", () => {
     const gitApply = at(`if git apply --verbose ${MODEL_DIFF}; then method=git_apply; else reset_to "$START"; fi`);
     const reject = at(`if git apply --verbose --reject ${MODEL_DIFF}; then method=git_apply_reject; else reset_to "$START"; fi`);
-    const patch = at(`if patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${MODEL_DIFF}; then method=patch; else reset_to "$START"; fi`);
+    const patch = at(`if outside_git patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${MODEL_DIFF}; then method=patch; else reset_to "$START"; fi`);
     expect(gitApply).toBeLessThan(reject);
     expect(reject).toBeLessThan(patch);
     expect(patch).toBeLessThan(at(`echo "${TOKEN} METHOD $method"`));

@@ -11,6 +11,10 @@ export const MODEL_DIFF = `${WORK_DIR}/model.diff`;
 export const TEST_DIFF = `${WORK_DIR}/test.diff`;
 export const goldDiffPath = (order: number) => `${WORK_DIR}/gold/${order}.test.diff`;
 export const goldFixPath = (order: number) => `${WORK_DIR}/gold/${order}.fix.diff`;
+/** Model patch j, kept to replay a Seq agent state A(j) after the container is reverted. */
+export const replayModelPath = (order: number) => `${WORK_DIR}/replay/${order}.model.diff`;
+/** Where .git waits while patch(1) runs (see OUTSIDE_GIT_FN). */
+export const GIT_ASIDE = `${WORK_DIR}/git-aside`;
 
 /** Single-quotes a string for bash. */
 export function q(s: string): string {
@@ -23,15 +27,39 @@ const GIT_SETUP = [
   "git config user.email chainswe@localhost",
   "git config commit.gpgsign false",
   "git config core.autocrlf false",
+  "git config gc.auto 0",
 ].join("\n");
 
-const COMMIT = (msg: string) => `git add -A && git commit -q --allow-empty --no-verify -m ${q(msg)}`;
+/**
+ * Commits are reproducible (fixed author, committer and dates): a state rebuilt
+ * from the same patches after the container is reverted to its image has the
+ * same commit id, which is how the replay checks the rebuild.
+ */
+const COMMIT_ENV = [
+  "GIT_AUTHOR_NAME=chainswe",
+  "GIT_AUTHOR_EMAIL=chainswe@localhost",
+  "GIT_AUTHOR_DATE='2000-01-01T00:00:00Z'",
+  "GIT_COMMITTER_NAME=chainswe",
+  "GIT_COMMITTER_EMAIL=chainswe@localhost",
+  "GIT_COMMITTER_DATE='2000-01-01T00:00:00Z'",
+].join(" ");
+
+const COMMIT = (msg: string) => `git add -A && ${COMMIT_ENV} git commit -q --allow-empty --no-verify -m ${q(msg)}`;
 
 /** Resets the work tree to a commit, dropping untracked files and stale bytecode. */
 const RESET_FN = `reset_to() { git reset -q --hard "$1" && git clean -fdq && find . -name __pycache__ -type d -prune -exec rm -rf {} + 2>/dev/null; true; }`;
 
 /** Restores a path to its content at a commit, or removes it if the commit lacks it. */
 const RESTORE_FN = `restore_from() { if git cat-file -e "$1:$2" 2>/dev/null; then git checkout -q "$1" -- "$2"; else rm -rf -- "$2"; fi; }`;
+
+/**
+ * Runs a command with .git moved out of the work tree. GNU patch refuses `..`
+ * and absolute names but writes into .git when told to (a context-diff section
+ * git and parse-diff never see, or a path through a symlink the same patch
+ * creates, `l -> ../.git`): .git/config then runs code in the trusted steps that
+ * follow (core.fsmonitor). Whatever appears at .git meanwhile is dropped.
+ */
+const OUTSIDE_GIT_FN = `outside_git() { rm -rf ${GIT_ASIDE} && mv .git ${GIT_ASIDE} || return 1; "$@"; local rc=$?; rm -rf .git; mv ${GIT_ASIDE} .git; return $rc; }`;
 
 /**
  * Hidden test files back to their gold content, in two commands: paths that
@@ -81,24 +109,30 @@ export type BugScriptInput = {
   hasModelPatch: boolean;
   /** files test patch k touches, as parsed from it */
   testFiles: DiffFile[];
+  /** where the model and test patches are (default MODEL_DIFF, TEST_DIFF) */
+  modelDiff?: string;
+  testDiff?: string;
 };
 
-const APPLY_ATTEMPTS: { method: ApplyMethod; command: string; tool: string }[] = [
-  { method: "git_apply", command: `git apply --verbose ${MODEL_DIFF}`, tool: "git" },
-  { method: "git_apply_reject", command: `git apply --verbose --reject ${MODEL_DIFF}`, tool: "git" },
+const applyAttempts = (diff: string): { method: ApplyMethod; command: string; run: string; tool: string }[] => {
   // --no-backup-if-mismatch: a fuzzy apply must not leave <file>.orig in the agent state
-  { method: "patch", command: `patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${MODEL_DIFF}`, tool: "patch" },
-];
+  const patch = `patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${diff}`;
+  return [
+    { method: "git_apply", command: `git apply --verbose ${diff}`, run: `git apply --verbose ${diff}`, tool: "git" },
+    { method: "git_apply_reject", command: `git apply --verbose --reject ${diff}`, run: `git apply --verbose --reject ${diff}`, tool: "git" },
+    { method: "patch", command: patch, run: `outside_git ${patch}`, tool: "patch" },
+  ];
+};
 
 /** Tries each apply method from a clean start state; a fallback whose tool is missing is skipped. */
-function applyModelPatch(token: string): string[] {
+function applyModelPatch(token: string, diff: string): string[] {
   const lines = ["method=none"];
-  for (const a of APPLY_ATTEMPTS) {
+  for (const a of applyAttempts(diff)) {
     lines.push(
       `if [ "$method" = none ]; then`,
       `  if command -v ${a.tool} >/dev/null 2>&1; then`,
       `    echo ">>> ${a.command}"`,
-      `    if ${a.command}; then method=${a.method}; else reset_to "$START"; fi`,
+      `    if ${a.run}; then method=${a.method}; else reset_to "$START"; fi`,
       `  else echo ">>> ${a.tool} is not in the image; skipped"; fi`,
       `fi`,
     );
@@ -116,20 +150,23 @@ function applyModelPatch(token: string): string[] {
  */
 export function bugScript(input: BugScriptInput): string {
   const { token } = input;
+  const modelDiff = input.modelDiff ?? MODEL_DIFF;
+  const testDiff = input.testDiff ?? TEST_DIFF;
   const configCase = RUNNER_CONFIG_BASENAMES.join("|");
   const lines = [
     "cd /testbed",
     RESET_FN,
     RESTORE_FN,
+    OUTSIDE_GIT_FN,
     `START=${q(input.start)}`,
     'reset_to "$START"',
-    ...(input.hasModelPatch ? applyModelPatch(token) : [`echo "${token} METHOD none"`]),
+    ...(input.hasModelPatch ? applyModelPatch(token, modelDiff) : [`echo "${token} METHOD none"`]),
     // runner configuration is hidden-test territory: model edits (even to ignored paths) are discarded
     `git status --porcelain=v1 -z -uall --ignored | while IFS= read -r -d '' entry; do`,
     `  f="\${entry:3}"; case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
     "done",
     ...restoreHiddenTests(input.goldPrev, input.testFiles),
-    `git apply --verbose ${TEST_DIFF} || { echo "${token} TESTPATCH_FAILED"; exit 0; }`,
+    `git apply --verbose ${testDiff} || { echo "${token} TESTPATCH_FAILED"; exit 0; }`,
     COMMIT("chainswe agent state"),
     `echo "${token} STATE $(git rev-parse HEAD)"`,
   ];
