@@ -1,6 +1,7 @@
 "use client";
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
+import { LOCKED_PREFIX } from "@/lib/auth/login-limit";
 import { Field, describedBy } from "./AccountForm";
 
 /** Username + password through next-auth's credentials provider; GitHub when the site has it configured. */
@@ -20,7 +21,9 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl: string; githu
         window.location.assign(callbackUrl);
         return;
       }
-      setError(res?.error === "CredentialsSignin" || res?.status === 401 ? "wrong username or password" : "sign-in failed; try again");
+      // a lockout (too many failures) is shown as the server words it: it says for how long
+      if (res?.error?.startsWith(LOCKED_PREFIX)) setError(res.error);
+      else setError(res?.error === "CredentialsSignin" || res?.status === 401 ? "wrong username or password" : "sign-in failed; try again");
     } catch {
       setError("sign-in failed; try again");
     }

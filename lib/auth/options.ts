@@ -4,7 +4,8 @@
  * an http-only cookie (the credentials provider requires it) carrying only the
  * user id; roles and teams are read from the database per request
  * (lib/data/users.ts viewerById). The Prisma adapter stores GitHub users and
- * their linked accounts.
+ * their linked accounts. Failed password sign-ins are rate-limited per
+ * username and per client address (lib/auth/login-attempts.ts, per process).
  */
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { NextAuthOptions } from "next-auth";
@@ -13,6 +14,7 @@ import GitHubProvider from "next-auth/providers/github";
 import { env } from "@/env";
 import { authenticate } from "@/lib/data/users";
 import { db } from "@/lib/db";
+import { clientAddress, limitedSignIn, loginAttempts } from "./login-attempts";
 
 export const githubEnabled = (): boolean => !!(env().GITHUB_ID && env().GITHUB_SECRET);
 
@@ -29,10 +31,14 @@ export function authOptions(): NextAuthOptions {
         id: "credentials",
         name: "Username and password",
         credentials: { username: { label: "Username", type: "text" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           if (!credentials?.username || !credentials.password) return null;
-          const id = await authenticate(credentials.username, credentials.password);
-          return id ? { id } : null;
+          const { username, password } = credentials;
+          // failed attempts are limited per username and per address (lib/auth/login-limit.ts); a locked
+          // attempt is refused whatever its password, and its message reaches the form as next-auth's `error`
+          const signIn = await limitedSignIn(loginAttempts(), { username, address: clientAddress(req?.headers) }, () => authenticate(username, password));
+          if (signIn.outcome === "locked") throw new Error(signIn.message);
+          return signIn.outcome === "signed-in" ? { id: signIn.userId } : null;
         },
       }),
       ...(GITHUB_ID && GITHUB_SECRET ? [GitHubProvider({ clientId: GITHUB_ID, clientSecret: GITHUB_SECRET })] : []),
