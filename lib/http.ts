@@ -37,22 +37,30 @@ export function errorResponse(e: unknown): Response {
 }
 
 /**
- * Refuses a cookie-authenticated state-changing request from another site
- * (CSRF): the browser's Origin (or, failing that, Referer) must be this
- * site's. Requests with a bearer token carry no ambient credentials and pass.
+ * Why a state-changing request is refused as cross-site (CSRF), or null: the
+ * browser's Origin (or, failing that, Referer) must be this site's. A request
+ * with an Authorization header (a bearer token) carries no ambient
+ * credentials and passes. Pure, for route handlers (assertSameOrigin) and for
+ * proxy.ts, which applies it to every server action and page POST.
  */
-export function assertSameOrigin(req: Request): void {
-  if (req.headers.get("authorization")) return;
-  const origin = req.headers.get("origin") ?? refererOrigin(req.headers.get("referer"));
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-  if (!origin || !host) throw new ForbiddenError("cross-site request refused (no Origin header)");
+export function crossSiteProblem(headers: Headers): string | null {
+  if (headers.get("authorization")) return null;
+  const origin = headers.get("origin") ?? refererOrigin(headers.get("referer"));
+  const host = headers.get("x-forwarded-host") ?? headers.get("host");
+  if (!origin || !host) return "cross-site request refused (no Origin header)";
   let originHost: string;
   try {
     originHost = new URL(origin).host;
   } catch {
-    throw new ForbiddenError("cross-site request refused (bad Origin header)");
+    return "cross-site request refused (bad Origin header)";
   }
-  if (originHost !== host) throw new ForbiddenError(`cross-site request refused (Origin ${origin})`);
+  return originHost === host ? null : `cross-site request refused (Origin ${origin})`;
+}
+
+/** Throws ForbiddenError (403) for a cookie-authenticated state-changing request from another site (crossSiteProblem). */
+export function assertSameOrigin(req: Request): void {
+  const problem = crossSiteProblem(req.headers);
+  if (problem) throw new ForbiddenError(problem);
 }
 
 function refererOrigin(referer: string | null): string | null {
@@ -63,3 +71,50 @@ function refererOrigin(referer: string | null): string | null {
     return null;
   }
 }
+
+/**
+ * A small request body read whole: over `maxBytes` (declared or as it
+ * streams) it is refused with LimitError 413 naming `field`, without reading
+ * the rest.
+ */
+export async function readBodyCapped(req: Request, maxBytes: number, field = "body"): Promise<Uint8Array> {
+  const tooLarge = () => new LimitError(`${field}: larger than the ${formatLimit(maxBytes)} limit`, 413, field);
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  if (!req.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    body.set(c, at);
+    at += c.byteLength;
+  }
+  return body;
+}
+
+/**
+ * A JSON request body: over `maxBytes` is LimitError 413, empty or malformed
+ * is FieldError("body") quoting the parser and an `example` of what to send.
+ */
+export async function readJsonBody(req: Request, opts: { maxBytes: number; example: string }): Promise<unknown> {
+  const text = new TextDecoder().decode(await readBodyCapped(req, opts.maxBytes));
+  if (!text.trim()) throw new FieldError("body", `empty; send JSON such as ${opts.example}`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new FieldError("body", `malformed JSON (${(e as Error).message}); send JSON such as ${opts.example}`);
+  }
+}
+
+const formatLimit = (bytes: number) => (bytes >= 1024 * 1024 ? `${+(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`);

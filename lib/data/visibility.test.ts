@@ -127,6 +127,8 @@ describe("changeVisibility", () => {
     await refusedUnchanged(id, () => vis.changeVisibility(reviewer, id, { action: "reject", reason: " " }), FieldError, /^reason/);
     await refusedUnchanged(id, () => vis.changeVisibility(reviewer, id, { action: "reject", reason: "x".repeat(5000) }), FieldError, /^reason/);
     await refusedUnchanged(id, () => vis.changeVisibility(reviewer, id, { action: "publish" }), FieldError, /^action/);
+    // a body that is no object at all names the body, not a field
+    for (const body of [null, [], "approve", 1]) await refusedUnchanged(id, () => vis.changeVisibility(reviewer, id, body), FieldError, /^body: .*send an object/);
   });
 
   it("lets only reviewers decide and only the team ask", async () => {

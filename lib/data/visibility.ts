@@ -25,7 +25,9 @@ function parseRequest(input: unknown): VisibilityRequest {
   const parsed = visibilityRequestSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new FieldError(String(issue?.path[0] ?? "action"), issue?.message ?? "invalid");
+  // not an object at all (an array, a string, null): the body is at fault, not a field of it
+  if (!issue?.path.length) throw new FieldError("body", `${issue?.message ?? "invalid"}; send an object such as {"action": "request_publication"}`);
+  throw new FieldError(String(issue.path[0]), issue.message);
 }
 
 /** Request, withdraw, approve or reject publication; answers the new visibility. */

@@ -1,6 +1,39 @@
+/**
+ * next-auth's endpoints. Its POSTs (sign in, sign out, the credentials
+ * callback) change who is signed in, so besides next-auth's own CSRF token
+ * they must come from this site (403 otherwise, as every state-changing route
+ * here), and their small form bodies are read with a cap (413) and, when sent
+ * as JSON, must parse (400) — next-auth would read any size and answer a
+ * malformed one with a 500.
+ */
+import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/options";
+import { FieldError } from "@/lib/errors";
+import { assertSameOrigin, errorResponse, readBodyCapped } from "@/lib/http";
 
 const handler = NextAuth(authOptions());
 
-export { handler as GET, handler as POST };
+const MAX_BODY_BYTES = 16 * 1024;
+
+async function POST(req: NextRequest, ctx: { params: Promise<{ nextauth: string[] }> }): Promise<Response> {
+  let body: Uint8Array;
+  try {
+    assertSameOrigin(req);
+    body = await readBodyCapped(req, MAX_BODY_BYTES);
+    if (/application\/json/i.test(req.headers.get("content-type") ?? "")) {
+      try {
+        JSON.parse(new TextDecoder().decode(body));
+      } catch (e) {
+        throw new FieldError("body", `malformed JSON (${(e as Error).message})`);
+      }
+    }
+  } catch (e) {
+    return errorResponse(e);
+  }
+  // the body was read here: next-auth gets the same request with it in memory
+  const again = new NextRequest(req.url, { method: "POST", headers: req.headers, body: body as BodyInit });
+  return handler(again, ctx) as Promise<Response>;
+}
+
+export { handler as GET, POST };
