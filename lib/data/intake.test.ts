@@ -4,6 +4,7 @@
  */
 import { readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
@@ -117,6 +118,21 @@ describe("receiveSubmission: bad lines are named, nothing is stored", () => {
     const err = await refused(upload(withLine(1, () => '{"continuous_id": ')), InputError);
     expect(texts(err)).toEqual([expect.stringMatching(/^line 2, field : malformed JSON/)]);
     expect(err.message.split("\n")[0]).toBe("preds.jsonl: 1 problem(s)");
+  });
+
+  it("an archive or compressed file is refused by name and never unpacked (a gzip bomb included)", async () => {
+    const gz = await refused(upload(new Blob([gzipSync(lines(goldLines))])), FieldError);
+    expect(gz).toMatchObject({
+      field: "predictions",
+      message:
+        "predictions: preds.jsonl is a gzip file; archives and compressed files are not accepted: upload the JSON Lines file itself, one prediction per line",
+    });
+    // 64 MB of zeros in about 64 KB: refused from its first bytes, over no limit and without a line read
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+    expect(bomb.length).toBeLessThan(LIMITS.maxUploadBytes);
+    expect(await refused(upload(new Blob([bomb])), FieldError)).toMatchObject({ message: expect.stringMatching(/is a gzip file/) });
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(lines(goldLines))]);
+    expect(await refused(upload(new Blob([zip])), FieldError)).toMatchObject({ message: expect.stringMatching(/is a zip file/) });
   });
 
   it("an unknown chain, an unknown instance and a duplicate, all listed", async () => {

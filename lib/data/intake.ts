@@ -11,7 +11,7 @@
  * No `import "server-only"`: the route handler passes the viewer in.
  */
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -22,6 +22,7 @@ import { z } from "zod";
 import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { formatBytes, tooLarge } from "@/evaluator/dataset/records";
 import { env } from "@/env";
+import { ARCHIVE_SNIFF_BYTES, archiveKind } from "@/lib/archive-kind";
 import { canActForTeam } from "@/lib/authz";
 import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
@@ -248,6 +249,19 @@ async function checkDatasetVersion(request: SubmissionRequest): Promise<void> {
   }
 }
 
+/** Predictions are plain JSON Lines: an archive or compressed file is refused by name, never unpacked. */
+async function refuseArchive(file: { path: string; name: string }): Promise<void> {
+  const handle = await open(file.path, "r");
+  try {
+    const head = new Uint8Array(ARCHIVE_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const kind = archiveKind(head.subarray(0, bytesRead));
+    if (kind) throw new FieldError(PREDICTIONS_FIELD, `${file.name} is a ${kind} file; archives and compressed files are not accepted: upload the JSON Lines file itself, one prediction per line`);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The upload's problems named by the file the user sent, not our temp path. */
 function renamed(e: unknown, tempPath: string, name: string): unknown {
   if (e instanceof InputError) return new InputError(name, e.issues);
@@ -277,6 +291,7 @@ export async function receiveSubmission(
     const { fields, file } = await readMultipart(req, dir, limits.maxUploadBytes);
     const request = parseFields(fields);
     if (!file) throw new FieldError(PREDICTIONS_FIELD, "required: a predictions JSONL file");
+    await refuseArchive(file);
     const system = await ownSystem(viewer, request.system);
     await checkDatasetVersion(request);
     const now = opts.now ?? new Date();
