@@ -4,7 +4,8 @@
  */
 import Link from "next/link";
 import type { BugOutcome } from "@/lib/dataset-view";
-import { FINGERPRINT_LABELS, failurePageUrl } from "@/lib/failure-view";
+import { FINGERPRINT_LABELS } from "@/lib/failure-view";
+import { failurePageUrl } from "@/lib/submission-urls";
 import { DatasetModeTag } from "./DatasetModeTag";
 
 export function DatasetBugOutcomes({ id, continuousId, order, outcomes }: { id: string; continuousId: string; order: number; outcomes: BugOutcome[] }) {

@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import type { FailurePage } from "@/lib/data/failure";
-import { failurePageUrl } from "@/lib/failure-view";
+import { failurePageUrl, submissionPageUrl } from "@/lib/submission-urls";
 
 export function FailureNav({ page }: { page: FailurePage }) {
   const { submission, bug, chain } = page;
@@ -14,7 +14,7 @@ export function FailureNav({ page }: { page: FailurePage }) {
   const next = bug.order < bug.chainLength ? bug.order + 1 : null;
   return (
     <nav className="failure-nav" aria-label="Bugs of this chain">
-      <Link href={`/submissions/${encodeURIComponent(submission.id)}`}>← Back to the submission</Link>
+      <Link href={submissionPageUrl(submission.id)}>← Back to the submission</Link>
       <span className="pager">
         {prev ? <Link href={url(prev)}>← bug {prev}</Link> : <span className="muted">← first bug</span>}
         {next ? <Link href={url(next)}>bug {next} →</Link> : <span className="muted">last bug →</span>}

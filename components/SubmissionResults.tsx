@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import { EstimateCell } from "@/components/EstimateCell";
-import { failurePageUrl, logPageUrl } from "@/lib/failure-view";
+import { failurePageUrl, logPageUrl } from "@/lib/submission-urls";
 import type { BugResultView, ChainResultsView, SubmissionScores } from "@/lib/data/submission-view";
 
 export function SubmissionScoresTable({ scores }: { scores: SubmissionScores }) {

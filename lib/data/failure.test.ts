@@ -9,7 +9,7 @@ import { touchedFiles } from "@/evaluator/diff";
 import { bugResultRow } from "@/evaluator/queue/results";
 import type { Viewer } from "@/lib/authz";
 import { NotFoundError } from "@/lib/errors";
-import { failurePageUrl } from "@/lib/failure-view";
+import { failurePageUrl } from "@/lib/submission-urls";
 import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;

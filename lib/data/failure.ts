@@ -15,7 +15,10 @@ import { touchedFiles } from "@/evaluator/diff";
 import { canReadSubmission, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
-import { diffFiles, failurePageUrl, fileSetRows, logDownloadUrl, logExcerpt, logPageUrl, type DiffFileView, type FileSetRow, type LogExcerpt } from "@/lib/failure-view";
+import { diffFiles, type DiffFileView } from "@/lib/diff-view";
+import { fileSetRows, type FileSetRow } from "@/lib/failure-view";
+import { logExcerpt, type LogExcerpt } from "@/lib/log-excerpt";
+import { failurePageUrl, logDownloadUrl, logPageUrl } from "@/lib/submission-urls";
 import {
   fileListSchema,
   parseColumn,

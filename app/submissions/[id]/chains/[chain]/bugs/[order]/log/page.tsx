@@ -10,7 +10,7 @@ import { LogView } from "@/components/LogView";
 import { getViewer } from "@/lib/auth/viewer";
 import { bugLog } from "@/lib/data/submission-view";
 import { NotFoundError } from "@/lib/errors";
-import { failurePageUrl, logDownloadUrl } from "@/lib/failure-view";
+import { failurePageUrl, logDownloadUrl } from "@/lib/submission-urls";
 
 export const metadata: Metadata = { title: "Test log · ChainSWE" };
 
