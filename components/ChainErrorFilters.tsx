@@ -6,22 +6,14 @@
 import Link from "next/link";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
 import type { ChainErrorView } from "@/lib/data/analysis";
+import { DatasetVersionSelect } from "./ViewControls";
 
 export function ChainErrorFilters({ view }: { view: ChainErrorView }) {
   const picked = new Set(view.query.system);
   const filtered = picked.size > 0 || !!view.query.mode;
   return (
     <form className="view-controls" method="get" action="/analysis" aria-label="Chain-error filters">
-      <label>
-        Dataset version
-        <select name="version" defaultValue={view.version ?? ""}>
-          {view.versions.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-      </label>
+      <DatasetVersionSelect version={view.version} versions={view.versions} />
       <label>
         Mode
         <select name="mode" defaultValue={view.query.mode ?? ""}>

@@ -8,16 +8,9 @@ import Link from "next/link";
 import type { BreakdownStats, Cause } from "@/evaluator/analysis";
 import { CAUSES } from "@/evaluator/analysis";
 import { MODE_LABELS, formatPercent } from "@/evaluator/scoring/format";
-import {
-  CAUSE_LABELS,
-  FINGERPRINT_LABELS,
-  FINGERPRINT_ORDER,
-  failurePageHref,
-  type ChainErrorFilter,
-  type CombinedBreakdown,
-  type FingerprintKey,
-} from "@/lib/analysis-view";
+import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, type ChainErrorFilter, type CombinedBreakdown, type FingerprintKey } from "@/lib/analysis-view";
 import type { AnalysisEntry, ChainErrorRow } from "@/lib/data/analysis";
+import { failurePageUrl, submissionPageUrl } from "@/lib/submission-urls";
 import { ChartModeKey } from "./ChartModeKey";
 
 /** The list narrowed (on top of the page's filters); `system` narrows the systems too. */
@@ -155,12 +148,12 @@ export function ChainErrorSystemTable({ analyses, href }: { analyses: AnalysisEn
                 <div className="muted">{a.team.name}</div>
               </th>
               <td>
-                <Link href={`/submissions/${encodeURIComponent(a.seqSubmissionId)}`}>
+                <Link href={submissionPageUrl(a.seqSubmissionId)}>
                   <ChartModeKey mode={a.mode} />
                 </Link>
               </td>
               <td>
-                <Link href={`/submissions/${encodeURIComponent(a.oracleSubmissionId)}`}>{MODE_LABELS.oracle}</Link>
+                <Link href={submissionPageUrl(a.oracleSubmissionId)}>{MODE_LABELS.oracle}</Link>
               </td>
               <StatsCells s={a.breakdown.overall} fingerprints={fingerprints} href={href} at={{ system: a.system.id }} />
             </tr>
@@ -168,6 +161,22 @@ export function ChainErrorSystemTable({ analyses, href }: { analyses: AnalysisEn
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The prior bugs whose files explain a chain error, each linking to its failure page. */
+function Evidence({ e }: { e: ChainErrorRow }) {
+  if (e.evidence.length === 0) return <span className="muted">none: no prior bug&apos;s files explain it</span>;
+  return (
+    <ul className="evidence">
+      {e.evidence.map((x) => (
+        <li key={`${x.prior_order}/${x.kind}/${x.file}`}>
+          <Link href={failurePageUrl(e.seqSubmissionId, e.continuous_id, x.prior_order)}>bug #{x.prior_order}</Link>: <code>{x.file}</code>{" "}
+          {x.kind}
+          {x.strong ? "" : " (weak)"}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -193,7 +202,7 @@ export function ChainErrorList({ errors }: { errors: ChainErrorRow[] }) {
           {errors.map((e) => (
             <tr key={`${e.seqSubmissionId}/${e.continuous_id}/${e.order}`} data-testid="chain-error-row">
               <th scope="row">
-                <Link href={failurePageHref(e.seqSubmissionId, e.continuous_id, e.order)}>
+                <Link href={failurePageUrl(e.seqSubmissionId, e.continuous_id, e.order)}>
                   {e.continuous_id} #{e.order}
                 </Link>
               </th>
@@ -210,19 +219,7 @@ export function ChainErrorList({ errors }: { errors: ChainErrorRow[] }) {
                 {CAUSE_LABELS[e.cause]}
               </td>
               <td>
-                {e.evidence.length === 0 ? (
-                  <span className="muted">none: no prior bug&apos;s files explain it</span>
-                ) : (
-                  <ul className="evidence">
-                    {e.evidence.map((x) => (
-                      <li key={`${x.prior_order}/${x.kind}/${x.file}`}>
-                        <Link href={failurePageHref(e.seqSubmissionId, e.continuous_id, x.prior_order)}>bug #{x.prior_order}</Link>: <code>{x.file}</code>{" "}
-                        {x.kind}
-                        {x.strong ? "" : " (weak)"}
-                      </li>
-                    ))}
-                  </ul>
-                )}
+                <Evidence e={e} />
               </td>
             </tr>
           ))}

@@ -1,5 +1,6 @@
 /** The comparison's picks as a plain GET form (usable before any JavaScript; the URL holds the view). */
-import type { CompareView } from "@/lib/data/analysis";
+import type { CompareView } from "@/lib/data/compare";
+import { SEQ_SCORING_HINT, ScoringChoice } from "./ViewControls";
 
 export function CompareForm({ view }: { view: CompareView }) {
   const q = view.query;
@@ -22,19 +23,11 @@ export function CompareForm({ view }: { view: CompareView }) {
     <form className="view-controls" method="get" action="/compare" aria-label="Compare two systems">
       {select("a", "System A", q.a)}
       {select("b", "System B", q.b)}
-      <fieldset>
-        <legend>Seq scoring</legend>
-        <label>
-          <input type="radio" name="scoring" value="strict" defaultChecked={q.scoring === "strict"} /> Strict
-        </label>
-        <label>
-          <input type="radio" name="scoring" value="lenient" defaultChecked={q.scoring === "lenient"} /> Lenient
-        </label>
-      </fieldset>
+      <ScoringChoice scoring={q.scoring} />
       {view.version && <input type="hidden" name="version" value={view.version} />}
       <button type="submit">Compare</button>
       <p className="hint muted">
-        Strict: a Seq bug counts only if every earlier bug of its chain was resolved too. Lenient: each bug on its own grade.
+        {SEQ_SCORING_HINT}
         {view.versions.length > 1 && ` Dataset ${view.version ?? "—"}; other versions: `}
         {view.versions
           .filter((v) => view.versions.length > 1 && v !== view.version)

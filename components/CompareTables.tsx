@@ -6,19 +6,36 @@
 import Link from "next/link";
 import { EstimateCell } from "@/components/EstimateCell";
 import { MODE_LABELS, formatCost, formatInterval, formatPercent } from "@/evaluator/scoring/format";
-import { failurePageHref, formatPoints, hrefWith, type ChainWinLoss } from "@/lib/analysis-view";
-import type { ComparePick, CompareView } from "@/lib/data/analysis";
+import { formatPoints, type ChainWinLoss } from "@/lib/compare-view";
+import type { ComparePick, CompareView } from "@/lib/data/compare";
+import { failurePageUrl, submissionPageUrl } from "@/lib/submission-urls";
+import { hrefWith } from "@/lib/view-query";
 import { ChartModeKey } from "./ChartModeKey";
-
-const subHref = (id: string) => `/submissions/${encodeURIComponent(id)}`;
 
 function PickName({ p, letter }: { p: ComparePick; letter: "A" | "B" }) {
   return (
     <>
-      <b>{letter}</b> <Link href={subHref(p.submissionId)}>{p.systemName}</Link> <ChartModeKey mode={p.mode} />{" "}
+      <b>{letter}</b> <Link href={submissionPageUrl(p.submissionId)}>{p.systemName}</Link> <ChartModeKey mode={p.mode} />{" "}
       <span className="muted">({p.teamName})</span>
       {p.visibility !== "public" && <span className={`badge ${p.visibility}`}>{p.visibility.replace("_", " ")}</span>}
     </>
+  );
+}
+
+/** A picked system's row: its per-bug % and the chains where it resolved more. */
+function PickRow({ p, letter, perBug, more }: { p: ComparePick; letter: "A" | "B"; perBug: number; more: number }) {
+  return (
+    <tr>
+      <th scope="row">
+        <PickName p={p} letter={letter} />
+      </th>
+      <td className="num">
+        <Link href={submissionPageUrl(p.submissionId)}>{formatPercent(perBug)}</Link>
+      </td>
+      <td className="num">
+        <a href="#chains">{more}</a>
+      </td>
+    </tr>
   );
 }
 
@@ -50,28 +67,8 @@ export function CompareDifference({ view }: { view: CompareView }) {
             </tr>
           </thead>
           <tbody>
-            <tr>
-              <th scope="row">
-                <PickName p={a} letter="A" />
-              </th>
-              <td className="num">
-                <Link href={subHref(a.submissionId)}>{formatPercent(paired.a.per_bug)}</Link>
-              </td>
-              <td className="num">
-                <a href="#chains">{paired.wins}</a>
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">
-                <PickName p={b} letter="B" />
-              </th>
-              <td className="num">
-                <Link href={subHref(b.submissionId)}>{formatPercent(paired.b.per_bug)}</Link>
-              </td>
-              <td className="num">
-                <a href="#chains">{paired.losses}</a>
-              </td>
-            </tr>
+            <PickRow p={a} letter="A" perBug={paired.a.per_bug} more={paired.wins} />
+            <PickRow p={b} letter="B" perBug={paired.b.per_bug} more={paired.losses} />
             <tr className="group-start">
               <th scope="row">A − B (points)</th>
               <td className="num">
@@ -89,7 +86,7 @@ export function CompareDifference({ view }: { view: CompareView }) {
 }
 
 function CountCell({ count, of, submissionId, chain, firstUnresolved, win }: { count: number; of: number; submissionId: string; chain: string; firstUnresolved: number | null; win: boolean }) {
-  const href = firstUnresolved === null ? subHref(submissionId) : failurePageHref(submissionId, chain, firstUnresolved);
+  const href = firstUnresolved === null ? submissionPageUrl(submissionId) : failurePageUrl(submissionId, chain, firstUnresolved);
   return (
     <td className={win ? "num winner" : "num"}>
       <Link href={href}>{count}</Link>{" "}
@@ -158,7 +155,7 @@ export function CompareSystemsTable({ view }: { view: CompareView }) {
           {view.rows.map((r) => (
             <tr key={r.submissionId}>
               <th scope="row">
-                <Link href={subHref(r.submissionId)}>{r.system.name}</Link> <span className="muted">({r.team.name})</span>
+                <Link href={submissionPageUrl(r.submissionId)}>{r.system.name}</Link> <span className="muted">({r.team.name})</span>
               </th>
               <td>
                 <ChartModeKey mode={r.mode} />

@@ -4,31 +4,15 @@
  * the population of chains.
  */
 import Link from "next/link";
-import type { PositionsView } from "@/lib/data/analysis";
+import type { PositionsView } from "@/lib/data/positions";
+import { DatasetVersionSelect, SEQ_SCORING_HINT, ScoringChoice } from "./ViewControls";
 
 export function PositionFilters({ view }: { view: PositionsView }) {
   const q = view.query;
   return (
     <form className="view-controls" method="get" action="/positions" aria-label="Per-position view">
-      <label>
-        Dataset version
-        <select name="version" defaultValue={view.version ?? ""}>
-          {view.versions.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-      </label>
-      <fieldset>
-        <legend>Seq scoring</legend>
-        <label>
-          <input type="radio" name="scoring" value="strict" defaultChecked={q.scoring === "strict"} /> Strict
-        </label>
-        <label>
-          <input type="radio" name="scoring" value="lenient" defaultChecked={q.scoring === "lenient"} /> Lenient
-        </label>
-      </fieldset>
+      <DatasetVersionSelect version={view.version} versions={view.versions} />
+      <ScoringChoice scoring={q.scoring} />
       <fieldset>
         <legend>Chains</legend>
         <label>
@@ -49,9 +33,7 @@ export function PositionFilters({ view }: { view: PositionsView }) {
         Show
       </button>
       {(q.config || q.model) && <Link href="/positions">Clear filters</Link>}
-      <p className="hint muted">
-        Strict: a Seq bug counts only if every earlier bug of its chain was resolved too. Lenient: each bug on its own grade.
-      </p>
+      <p className="hint muted">{SEQ_SCORING_HINT}</p>
     </form>
   );
 }

@@ -6,7 +6,8 @@
  */
 import Link from "next/link";
 import { formatPercent, formatRelativeChange } from "@/evaluator/scoring/format";
-import type { PositionRow, PositionTable as Table } from "@/lib/analysis-view";
+import type { PositionRow, PositionTable as Table } from "@/lib/position-view";
+import { submissionPageUrl } from "@/lib/submission-urls";
 import { ChartModeKey } from "./ChartModeKey";
 
 type Props = {
@@ -18,7 +19,7 @@ type Props = {
 };
 
 const rowHref = (row: PositionRow, groupHref: string | undefined) =>
-  groupHref === undefined ? null : row.submissionIds.length === 1 ? `/submissions/${encodeURIComponent(row.submissionIds[0] as string)}` : groupHref;
+  groupHref === undefined ? null : row.submissionIds.length === 1 ? submissionPageUrl(row.submissionIds[0] as string) : groupHref;
 
 const Maybe = ({ href, children }: { href: string | null; children: string | number }) => (href ? <Link href={href}>{children}</Link> : <>{children}</>);
 

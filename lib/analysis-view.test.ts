@@ -1,91 +1,12 @@
 /**
- * The pages' derivations, checked by hand on small runs: per-configuration and
- * per-model means with the change vs Oracle, chain-error breakdowns summed
- * across systems (counts summed, shares recomputed), and the per-chain
- * win/loss that agrees with pairedComparison.
+ * The chain-error page's derivations, checked by hand on small runs:
+ * breakdowns summed across systems (counts summed, shares recomputed), the
+ * bars, and the list narrowed by position, cause and fingerprint.
  */
 import { describe, expect, it } from "vitest";
 import { chainErrorBreakdown, chainErrors } from "@/evaluator/analysis";
-import { formatRelativeChange, pairedComparison, type PositionRate } from "@/evaluator/scoring";
-import { reportedPositionsByConfig, reportedPositionsByModel } from "@/lib/reference/paper";
 import { grades, makeRun } from "@/evaluator/scoring/test-fixtures";
-import type { Mode } from "@/lib/schemas/prediction";
-import {
-  causeBars,
-  chainWinLoss,
-  exportTable,
-  failurePageHref,
-  filterChainErrors,
-  formatPoints,
-  hrefWith,
-  fingerprintBars,
-  positionSeries,
-  positionTable,
-  reportedPositionTable,
-  scatterPoints,
-  sumBreakdowns,
-  type PositionSource,
-} from "./analysis-view";
-
-const rates = (...values: number[]): PositionRate[] => values.map((value, i) => ({ position: i + 1, value, ci: [0, 100], n: 4 }));
-const source = (id: string, model: string, contextConfig: string, mode: Mode, ...values: number[]): PositionSource => ({
-  submissionId: id,
-  system: { model, contextConfig },
-  mode,
-  perPosition: rates(...values),
-});
-
-const SOURCES = [
-  source("m1-base-o", "M1", "Baseline", "oracle", 60, 70, 80),
-  source("m1-base-s", "M1", "Baseline", "seq", 60, 35, 20),
-  source("m2-base-o", "M2", "Baseline", "oracle", 40, 50, 60),
-  source("m2-base-s", "M2", "Baseline", "seq", 40, 25, 20),
-  source("m1-sum-o", "M1", "Summarize", "oracle", 50, 50, 50),
-  source("m1-sum-m", "M1", "Summarize", "seq_mem", 50, 25, 0),
-];
-
-describe("positionTable", () => {
-  it("by configuration: the mean over models per mode, Oracle first, with the change vs the configuration's Oracle", () => {
-    const t = positionTable(SOURCES, "config");
-    expect(t.positions).toEqual([1, 2, 3]);
-    expect(t.chainsAt).toEqual([4, 4, 4]);
-    expect(t.groups.map((g) => g.key)).toEqual(["Baseline", "Summarize"]);
-    const base = t.groups[0]!;
-    expect(base.rows.map((r) => r.mode)).toEqual(["oracle", "seq"]);
-    expect(base.rows[0]!.cells.map((c) => c.value)).toEqual([50, 60, 70]);
-    expect(base.rows[1]!.cells.map((c) => c.value)).toEqual([50, 30, 20]);
-    expect(base.rows[1]!.submissionIds).toEqual(["m1-base-s", "m2-base-s"]);
-    // position 1 is unannotated, as in the paper; then (30 − 60) / 60 and (20 − 70) / 70
-    expect(base.rows[1]!.cells.map((c) => c.vsOracle)).toEqual([null, -0.5, -50 / 70]);
-    expect(base.rows[0]!.cells.every((c) => c.vsOracle === null)).toBe(true);
-    expect(base.rows[0]!.cells[0]!.chains).toBe(4);
-    const sum = t.groups[1]!;
-    expect(sum.rows.map((r) => r.mode)).toEqual(["oracle", "seq_mem"]);
-    expect(sum.rows[1]!.cells.map((c) => c.vsOracle)).toEqual([null, -0.5, -1]);
-  });
-
-  it("by model: the mean over configurations", () => {
-    const t = positionTable(SOURCES, "model");
-    expect(t.groups.map((g) => g.key)).toEqual(["M1", "M2"]);
-    const m1 = t.groups[0]!;
-    expect(m1.rows.map((r) => r.mode)).toEqual(["oracle", "seq", "seq_mem"]);
-    expect(m1.rows[0]!.cells.map((c) => c.value)).toEqual([55, 60, 65]);
-    expect(m1.rows[2]!.cells.map((c) => c.value)).toEqual([50, 25, 0]);
-  });
-
-  it("no rows, no groups; and the chart series has one key per mode", () => {
-    expect(positionTable([], "config")).toEqual({ by: "config", positions: [], chainsAt: [], groups: [] });
-    const series = positionSeries(positionTable(SOURCES, "config").groups[0]!);
-    expect(series.modes).toEqual(["oracle", "seq"]);
-    expect(series.data).toEqual([
-      { position: 1, oracle: 50, seq: 50 },
-      { position: 2, oracle: 60, seq: 30 },
-      { position: 3, oracle: 70, seq: 20 },
-    ]);
-  });
-});
-
-// ---------------------------------------------------------------- chain errors
+import { causeBars, filterChainErrors, fingerprintBars, sumBreakdowns } from "./analysis-view";
 
 const CHAINS: [string, number][] = [
   ["A", 3],
@@ -156,92 +77,10 @@ describe("sumBreakdowns", () => {
     expect(fingerprintBars(c)[0]).toEqual({ position: 2, broke_working_code: 1, left_unfixed: 0, no_usable_patch: 1, unknown: 0 });
   });
 
-  it("the chain-error list narrows by position, cause and fingerprint; rows link to failure pages", () => {
+  it("the chain-error list narrows by position, cause and fingerprint", () => {
     const all = [...s1.errors, ...s2.errors];
     expect(filterChainErrors(all, { position: 2 })).toHaveLength(2);
     expect(filterChainErrors(all, { position: 2, cause: "undershoot" }).map((e) => e.system)).toEqual(["S2"]);
     expect(filterChainErrors(all, { fingerprint: "left_unfixed" }).map((e) => e.order)).toEqual([3]);
-    expect(failurePageHref("sub 1", "A/b", 2)).toBe("/submissions/sub%201/chains/A%2Fb/bugs/2");
-  });
-});
-
-// ---------------------------------------------------------------- comparison
-
-describe("chainWinLoss", () => {
-  const chains: [string, number][] = [
-    ["A", 3],
-    ["B", 2],
-    ["C", 2],
-  ];
-  const a = makeRun("A", "seq", chains, [...grades("A", [true, true, false]), ...grades("B", [true, false]), ...grades("C", [false, true])]);
-  const b = makeRun("B", "seq", chains, [...grades("A", [true, false, true]), ...grades("B", [true, true]), ...grades("C", [false, false])]);
-
-  it("per chain, who resolved more under the scoring; totals agree with pairedComparison", () => {
-    const strict = chainWinLoss(a, b, "strict");
-    expect(strict.map((c) => [c.continuousId, c.a, c.b, c.winner])).toEqual([
-      ["A", 2, 1, "a"],
-      ["B", 1, 2, "b"],
-      ["C", 0, 0, "tie"],
-    ]);
-    expect(strict[0]!.firstUnresolved).toEqual({ a: 3, b: 2 });
-    for (const scoring of ["strict", "lenient"] as const) {
-      const rows = chainWinLoss(a, b, scoring);
-      const p = pairedComparison(a, b, { scoring, draws: 50 });
-      const n = (w: string) => rows.filter((r) => r.winner === w).length;
-      expect([n("a"), n("b"), n("tie")]).toEqual([p.wins, p.losses, p.ties]);
-    }
-    // lenient: C#2 counts for a
-    expect(chainWinLoss(a, b, "lenient")[2]!.winner).toBe("a");
-  });
-
-  it("only chains both runs cover", () => {
-    const partial = { ...b, summary: { ...b.summary, chains_selected: ["A", "C"] } };
-    expect(chainWinLoss(a, partial, "strict").map((c) => c.continuousId)).toEqual(["A", "C"]);
-  });
-});
-
-describe("scatterPoints and exportTable", () => {
-  it("rows with a cost are points, the picked ones marked; the others are named", () => {
-    const row = (id: string, cost: number | null, mode: Mode = "seq") => ({ submissionId: id, system: { name: id }, mode, costPerChain: cost, perBug: { value: 40 } });
-    const s = scatterPoints([row("x", 1.5), row("y", null), row("z", 2, "oracle")], { a: "z", b: "x" });
-    expect(s.points).toEqual([
-      { submissionId: "x", label: "x (seq)", mode: "seq", cost: 1.5, perBug: 40, picked: "b" },
-      { submissionId: "z", label: "z (oracle)", mode: "oracle", cost: 2, perBug: 40, picked: "a" },
-    ]);
-    expect(s.withoutCost).toEqual(["y (seq)"]);
-  });
-
-  it("an export's rows are objects keyed by column label, missing values null", () => {
-    const t = exportTable("t", [{ label: "id", value: (r: { id: string; v?: number }) => r.id }, { label: "v", value: (r) => r.v }], [{ id: "a", v: 1 }, { id: "b" }]);
-    expect(t.rows).toEqual([
-      { id: "a", v: 1 },
-      { id: "b", v: null },
-    ]);
-    expect(t.columns.map((c) => c.label)).toEqual(["id", "v"]);
-  });
-});
-
-describe("hrefWith", () => {
-  it("leaves out empty values and repeats arrays", () => {
-    expect(hrefWith("/analysis", { version: "demo", system: ["a", "b"], mode: undefined, cause: "" }, "errors")).toBe("/analysis?version=demo&system=a&system=b#errors");
-    expect(hrefWith("/positions", {})).toBe("/positions");
-  });
-});
-
-describe("formatPoints", () => {
-  it("signs a difference, with the paper's minus", () => {
-    expect([formatPoints(12.46), formatPoints(-3), formatPoints(0), formatPoints(0.01)]).toEqual(["+12.5", "−3.0", "0.0", "0.0"]);
-  });
-});
-
-describe("reportedPositionTable", () => {
-  it("the paper's Table 3 in its order, with the relative drops it prints", () => {
-    const t = reportedPositionTable(reportedPositionsByConfig(), "config");
-    expect(t.groups.map((g) => g.key)).toEqual(["Baseline", "Summarize", "Sub-Agent"]);
-    expect(t.chainsAt).toEqual([97, 97, 97]);
-    const seq = t.groups[0]!.rows.find((r) => r.mode === "seq")!;
-    expect(seq.cells.map((c) => c.value)).toEqual([57.1, 39.3, 27.7]);
-    expect(seq.cells.map((c) => formatRelativeChange(c.vsOracle))).toEqual(["—", "−39%", "−59%"]);
-    expect(reportedPositionTable(reportedPositionsByModel(), "model").groups[0]!.key).toBe("GPT-5.5");
   });
 });

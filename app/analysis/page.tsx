@@ -13,9 +13,11 @@ import { ChainErrorFilters } from "@/components/ChainErrorFilters";
 import { CAUSE_COLOUR, ChainErrorList, ChainErrorPositionTable, ChainErrorSystemTable, FINGERPRINT_COLOUR, type ListHref } from "@/components/ChainErrorTables";
 import { ChartFigure, ExportLinks } from "@/components/ChartFigure";
 import { ChartStackedBars } from "@/components/ChartStackedBars";
-import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, causeBars, fingerprintBars, hrefWith } from "@/lib/analysis-view";
-import { analysisQuerySchema, getChainErrorView, parseQuery, type AnalysisQuery } from "@/lib/data/analysis";
+import { analysisQuerySchema, type AnalysisQuery } from "@/lib/analysis-query";
+import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, causeBars, fingerprintBars } from "@/lib/analysis-view";
+import { getChainErrorView } from "@/lib/data/analysis";
 import { FieldError } from "@/lib/errors";
+import { hrefWith, parseQuery } from "@/lib/view-query";
 
 export const metadata: Metadata = { title: "Chain errors · ChainSWE" };
 

@@ -9,10 +9,11 @@ import { ChartFigure, ExportLinks } from "@/components/ChartFigure";
 import { CompareChainTable, CompareDifference, CompareSystemsTable } from "@/components/CompareTables";
 import { CompareForm } from "@/components/CompareForm";
 import { CompareScatter } from "@/components/CompareScatter";
-import { hrefWith } from "@/lib/analysis-view";
+import { compareQuerySchema, type CompareQuery } from "@/lib/analysis-query";
 import { getViewer } from "@/lib/auth/viewer";
-import { compareQuerySchema, getComparison, parseQuery, type CompareQuery, type CompareView } from "@/lib/data/analysis";
+import { getComparison, type CompareView } from "@/lib/data/compare";
 import { FieldError, NotFoundError } from "@/lib/errors";
+import { hrefWith, parseQuery } from "@/lib/view-query";
 
 export const metadata: Metadata = { title: "Compare systems · ChainSWE" };
 

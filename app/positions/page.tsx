@@ -8,9 +8,11 @@ import { ChartFigure, ExportLinks } from "@/components/ChartFigure";
 import { PositionChart } from "@/components/PositionChart";
 import { PositionFilters } from "@/components/PositionFilters";
 import { PositionTable } from "@/components/PositionTable";
-import { hrefWith, positionSeries } from "@/lib/analysis-view";
-import { getPositionsView, parseQuery, positionsQuerySchema, type PositionsQuery } from "@/lib/data/analysis";
+import { positionsQuerySchema, type PositionsQuery } from "@/lib/analysis-query";
+import { getPositionsView } from "@/lib/data/positions";
 import { FieldError } from "@/lib/errors";
+import { positionSeries } from "@/lib/position-view";
+import { hrefWith, parseQuery } from "@/lib/view-query";
 
 export const metadata: Metadata = { title: "Resolution by position · ChainSWE" };
 

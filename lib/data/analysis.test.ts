@@ -1,5 +1,6 @@
 /**
- * The per-position, chain-error and comparison views against a real database:
+ * The per-position, chain-error and comparison views (lib/data/positions.ts,
+ * analysis.ts, compare.ts, on one set of submissions) against a real database:
  * only public analyses whose Oracle is public too count, filters narrow them,
  * the comparison is pairedComparison's on both submissions' stored results, and
  * a submission the viewer may not read is not found.
@@ -7,16 +8,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bugResultRow } from "@/evaluator/queue/results";
 import { pairedComparison } from "@/evaluator/scoring";
+import { analysisQuerySchema, compareQuerySchema, positionsQuerySchema } from "@/lib/analysis-query";
 import { FieldError, NotFoundError } from "@/lib/errors";
 import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { parseQuery } from "@/lib/view-query";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let an: typeof import("./analysis");
+let positions: typeof import("./positions");
+let compare: typeof import("./compare");
 let agg: typeof import("./aggregates");
 
 beforeAll(async () => {
   t = await openTestDb();
   an = await import("./analysis");
+  positions = await import("./positions");
+  compare = await import("./compare");
   agg = await import("./aggregates");
 }, 60_000);
 afterAll(async () => t?.close());
@@ -51,18 +58,8 @@ describe("analysis views", () => {
     ids.cSeq = await completed("sys-c", "seq", { "inikit-chain-1": [3] }, "private");
   }, 60_000);
 
-  it("parses queries: repeated systems, blanks as missing, defaults, a bad value named", () => {
-    const q = an.parseQuery(an.analysisQuerySchema, new URLSearchParams("system=x&system=y&mode=&position=2"));
-    expect(q).toEqual({ system: ["x", "y"], position: 2 });
-    expect(an.parseQuery(an.positionsQuerySchema, {})).toEqual({ scoring: "strict", positions: "length3", paper: false });
-    expect(an.parseQuery(an.positionsQuerySchema, { paper: "1" }).paper).toBe(true);
-    expect(an.parseQuery(an.compareExportQuerySchema, { a: "s1", table: "chains", format: "csv" })).toMatchObject({ a: "s1", table: "chains", format: "csv", scoring: "strict" });
-    expect(() => an.parseQuery(an.positionsQuerySchema, { scoring: "loose" })).toThrow(FieldError);
-    expect(() => an.parseQuery(an.analysisQuerySchema, { cause: "gremlins" })).toThrow(/cause/);
-  });
-
   it("chain errors: public Seq analyses against public Oracles only, summed; filters narrow them", async () => {
-    const v = await an.getChainErrorView(an.parseQuery(an.analysisQuerySchema, { version: "v1" }));
+    const v = await an.getChainErrorView(parseQuery(analysisQuerySchema, { version: "v1" }));
     expect(v.systems.map((s) => s.name)).toEqual(["sys-a"]);
     expect(v.analyses.map((a) => [a.seqSubmissionId, a.oracleSubmissionId])).toEqual([[ids.aSeq, ids.aOracle]]);
     expect(v.combined.overall.chain_errors).toBe(2);
@@ -75,7 +72,7 @@ describe("analysis views", () => {
       ["inikit-chain-1", 2, ids.aSeq, "an"],
       ["moneyx-chain-1", 3, ids.aSeq, "an"],
     ]);
-    const narrowed = await an.getChainErrorView(an.parseQuery(an.analysisQuerySchema, { version: "v1", position: "3" }));
+    const narrowed = await an.getChainErrorView(parseQuery(analysisQuerySchema, { version: "v1", position: "3" }));
     expect(narrowed.errors.map((e) => e.continuous_id)).toEqual(["moneyx-chain-1"]);
     expect(narrowed.errorsTotal).toBe(2);
     expect(narrowed.combined.overall.chain_errors).toBe(2);
@@ -89,15 +86,15 @@ describe("analysis views", () => {
   });
 
   it("per position: the public leaderboard rows by configuration and by model", async () => {
-    const v = await an.getPositionsView(an.parseQuery(an.positionsQuerySchema, { version: "v1" }));
+    const v = await positions.getPositionsView(parseQuery(positionsQuerySchema, { version: "v1" }));
     // sys-a oracle + seq, sys-b seq, sys-c oracle
     expect(v.rows).toBe(4);
     expect(v.byConfig.positions).toEqual([1, 2, 3]);
     expect(v.byModel.groups.map((g) => g.key)).toEqual(v.models);
-    const all = await an.getPositionsView(an.parseQuery(an.positionsQuerySchema, { version: "v1", positions: "all" }));
+    const all = await positions.getPositionsView(parseQuery(positionsQuerySchema, { version: "v1", positions: "all" }));
     expect(all.byConfig.positions).toEqual([1, 2, 3, 4]);
     expect(v.reported).toBeNull();
-    const withPaper = await an.getPositionsView(an.parseQuery(an.positionsQuerySchema, { version: "v1", paper: "1" }));
+    const withPaper = await positions.getPositionsView(parseQuery(positionsQuerySchema, { version: "v1", paper: "1" }));
     expect(withPaper.reported?.byConfig.groups.map((g) => g.key)).toEqual(["Baseline", "Summarize", "Sub-Agent"]);
     // reported rows never enter the evaluated tables
     expect(withPaper.byConfig).toEqual(v.byConfig);
@@ -106,7 +103,7 @@ describe("analysis views", () => {
   });
 
   it("comparison: pairedComparison on both stored results; private ones only for those who may read them", async () => {
-    const c = await an.getComparison(null, an.parseQuery(an.compareQuerySchema, { a: ids.aOracle, b: ids.aSeq }));
+    const c = await compare.getComparison(null, parseQuery(compareQuerySchema, { a: ids.aOracle, b: ids.aSeq }));
     expect(c.version).toBe("v1");
     const { runResultsForSubmission } = await import("./run-results");
     const expected = pairedComparison((await runResultsForSubmission(ids.aOracle))!, (await runResultsForSubmission(ids.aSeq))!);
@@ -116,15 +113,15 @@ describe("analysis views", () => {
     expect(c.options.map((o) => o.submissionId)).toContain(ids.aSeq);
     expect(c.scatter.points.find((p) => p.submissionId === ids.aOracle)?.picked).toBe("a");
 
-    await expect(an.getComparison(null, { a: ids.aSeq, b: ids.bOracle, scoring: "strict" })).rejects.toThrow(NotFoundError);
+    await expect(compare.getComparison(null, { a: ids.aSeq, b: ids.bOracle, scoring: "strict" })).rejects.toThrow(NotFoundError);
     const reviewer = await t.db.user.create({ data: { username: "rev-an", isReviewer: true } });
     const { viewerById } = await import("./users");
-    const asReviewer = await an.getComparison(await viewerById(reviewer.id), { a: ids.bSeq, b: ids.bOracle, scoring: "lenient" });
+    const asReviewer = await compare.getComparison(await viewerById(reviewer.id), { a: ids.bSeq, b: ids.bOracle, scoring: "lenient" });
     expect(asReviewer.paired?.scoring).toBe("lenient");
     expect(asReviewer.options.find((o) => o.submissionId === ids.bOracle)?.visibility).toBe("private");
 
     const { id: queued } = await t.submissions.createSubmission({ systemName: "sys-d", teamName: "an", datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ });
     await t.db.submission.update({ where: { id: queued }, data: { visibility: "public" } });
-    await expect(an.getComparison(null, { a: queued, scoring: "strict" })).rejects.toThrow(FieldError);
+    await expect(compare.getComparison(null, { a: queued, scoring: "strict" })).rejects.toThrow(FieldError);
   });
 });

@@ -136,8 +136,13 @@ type BoardCache = { data: string | null; byQuery: Map<string, Promise<Leaderboar
 /** On globalThis: the page and the API route are separate bundles but one process. */
 const boards: BoardCache = ((globalThis as { chainsweLeaderboards?: BoardCache }).chainsweLeaderboards ??= { data: null, byQuery: new Map() });
 
+/** Every dataset version, the newest (the default view) first. */
+export async function versionsNewestFirst(): Promise<string[]> {
+  return (await db.datasetVersion.findMany({ orderBy: { createdAt: "desc" }, select: { version: true } })).map((v) => v.version);
+}
+
 async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
-  const versions = (await db.datasetVersion.findMany({ orderBy: { createdAt: "desc" }, select: { version: true } })).map((v) => v.version);
+  const versions = await versionsNewestFirst();
   const version = q.version ?? versions[0] ?? null;
   if (!version || !versions.includes(version)) return { version, versions, scoring: q.scoring, positions: q.positions, rows: [] };
   const subs = await db.submission.findMany({

@@ -5,14 +5,16 @@
  * fingerprint). Public data only. Shares and rates are percentages.
  */
 import { CAUSES, type BreakdownStats } from "@/evaluator/analysis";
-import { FINGERPRINT_KEYS, exportResponse, exportTable, failurePageHref, type ExportCell } from "@/lib/analysis-view";
-import { analysisExportQuerySchema, getChainErrorView, parseQuery, type AnalysisEntry, type ChainErrorRow } from "@/lib/data/analysis";
+import { analysisExportQuerySchema } from "@/lib/analysis-query";
+import { FINGERPRINT_KEYS } from "@/lib/analysis-view";
+import { getChainErrorView, type AnalysisEntry, type ChainErrorRow } from "@/lib/data/analysis";
+import { exportResponse, exportTable, type ExportColumn } from "@/lib/export-table";
 import { errorResponse } from "@/lib/http";
-
-type Column<T> = { label: string; value: (row: T) => ExportCell };
+import { failurePageUrl } from "@/lib/submission-urls";
+import { parseQuery } from "@/lib/view-query";
 
 /** The breakdown columns of a row that carries BreakdownStats at `stats`. */
-function statsColumns<T>(stats: (row: T) => BreakdownStats): Column<T>[] {
+function statsColumns<T>(stats: (row: T) => BreakdownStats): ExportColumn<T>[] {
   return [
     { label: "unresolved_downstream", value: (r) => stats(r).unresolved_downstream },
     { label: "chain_errors", value: (r) => stats(r).chain_errors },
@@ -35,7 +37,7 @@ export async function GET(req: Request): Promise<Response> {
       return exportResponse(exportTable<PositionLine>(name, [{ label: "position", value: (l) => l.position }, ...statsColumns<PositionLine>((l) => l.stats)], lines), q.format, meta);
     }
     if (q.table === "systems") {
-      const columns: Column<AnalysisEntry>[] = [
+      const columns: ExportColumn<AnalysisEntry>[] = [
         { label: "system", value: (a) => a.system.name },
         { label: "team", value: (a) => a.team.name },
         { label: "model", value: (a) => a.system.model },
@@ -47,7 +49,7 @@ export async function GET(req: Request): Promise<Response> {
       ];
       return exportResponse(exportTable(name, columns, view.analyses), q.format, meta);
     }
-    const columns: Column<ChainErrorRow>[] = [
+    const columns: ExportColumn<ChainErrorRow>[] = [
       { label: "system", value: (e) => e.system },
       { label: "team", value: (e) => e.team },
       { label: "mode", value: (e) => e.seq_mode },
@@ -58,7 +60,7 @@ export async function GET(req: Request): Promise<Response> {
       { label: "cause", value: (e) => e.cause },
       { label: "evidence", value: (e) => e.evidence.map((x) => `#${x.prior_order} ${x.file} (${x.kind}${x.strong ? "" : ", weak"})`).join("; ") },
       { label: "seq_submission", value: (e) => e.seqSubmissionId },
-      { label: "failure_page", value: (e) => failurePageHref(e.seqSubmissionId, e.continuous_id, e.order) },
+      { label: "failure_page", value: (e) => failurePageUrl(e.seqSubmissionId, e.continuous_id, e.order) },
     ];
     return exportResponse(exportTable(name, columns, view.errors), q.format, { ...meta, position: q.position ?? null, cause: q.cause ?? null, fingerprint: q.fingerprint ?? null });
   } catch (e) {

@@ -4,14 +4,15 @@
  * a, b (submission ids), scoring, version). A submission the caller may not
  * read (a bearer token with the "read" scope, or the session) is 404.
  */
-import { exportResponse, exportTable, type ChainWinLoss, type ExportCell } from "@/lib/analysis-view";
+import { compareExportQuerySchema } from "@/lib/analysis-query";
 import { getRequestViewer } from "@/lib/auth/viewer";
-import { compareExportQuerySchema, getComparison, parseQuery } from "@/lib/data/analysis";
+import type { ChainWinLoss } from "@/lib/compare-view";
+import { getComparison } from "@/lib/data/compare";
 import type { LeaderboardRow } from "@/lib/data/leaderboard";
 import { FieldError } from "@/lib/errors";
+import { exportResponse, exportTable, type ExportColumn } from "@/lib/export-table";
 import { errorResponse } from "@/lib/http";
-
-type Column<T> = { label: string; value: (row: T) => ExportCell };
+import { parseQuery } from "@/lib/view-query";
 
 export async function GET(req: Request): Promise<Response> {
   try {
@@ -20,7 +21,7 @@ export async function GET(req: Request): Promise<Response> {
     const meta = { version: view.version, scoring: q.scoring, a: view.a?.submissionId ?? null, b: view.b?.submissionId ?? null };
     const name = `chainswe-compare-${q.table}-${view.version ?? "none"}-${q.scoring}`;
     if (q.table === "systems") {
-      const columns: Column<LeaderboardRow>[] = [
+      const columns: ExportColumn<LeaderboardRow>[] = [
         { label: "submission", value: (r) => r.submissionId },
         { label: "system", value: (r) => r.system.name },
         { label: "team", value: (r) => r.team.name },
@@ -39,7 +40,7 @@ export async function GET(req: Request): Promise<Response> {
     if (!view.paired) throw new FieldError("b", `these two cannot be compared: ${view.problem ?? "no results"}`);
     const paired = view.paired;
     if (q.table === "chains") {
-      const columns: Column<ChainWinLoss>[] = [
+      const columns: ExportColumn<ChainWinLoss>[] = [
         { label: "continuous_id", value: (r) => r.continuousId },
         { label: "length", value: (r) => r.length },
         { label: "a_resolved", value: (r) => r.a },
@@ -48,7 +49,7 @@ export async function GET(req: Request): Promise<Response> {
       ];
       return exportResponse(exportTable(name, columns, view.chains), q.format, meta);
     }
-    const columns: Column<typeof paired>[] = [
+    const columns: ExportColumn<typeof paired>[] = [
       { label: "a_system", value: (p) => p.a.system },
       { label: "a_mode", value: (p) => p.a.mode },
       { label: "a_per_bug_pct", value: (p) => p.a.per_bug },

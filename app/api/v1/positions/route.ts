@@ -5,9 +5,12 @@
  * version, scoring, positions, config, model). Public data only. `vs_oracle` is
  * the relative change against the group's Oracle row as a fraction (−0.29 for −29%).
  */
-import { exportResponse, exportTable, type ExportCell, type PositionTable } from "@/lib/analysis-view";
-import { getPositionsView, parseQuery, positionsExportQuerySchema } from "@/lib/data/analysis";
+import { positionsExportQuerySchema } from "@/lib/analysis-query";
+import { getPositionsView } from "@/lib/data/positions";
+import { exportResponse, exportTable, type ExportCell } from "@/lib/export-table";
 import { errorResponse } from "@/lib/http";
+import type { PositionTable } from "@/lib/position-view";
+import { parseQuery } from "@/lib/view-query";
 import { PAPER_SOURCE, REPORTED_LABEL } from "@/lib/reference/paper";
 
 type Line = { group: string; mode: string; systems: number; position: number; chains: number; value: number | null; vsOracle: number | null };

@@ -1,0 +1,88 @@
+/**
+ * What the comparison page shows besides the paired difference (issue 4, item
+ * 4): who resolved more bugs on each chain both runs cover, the difference as
+ * signed points, and the cost-vs-score scatter. Pure: /compare, its export and
+ * the tests all call these.
+ */
+import { chainOutcomes, countResolved, formatPercent, type RunResults, type Scoring } from "@/evaluator/scoring";
+import type { Mode } from "@/lib/schemas/prediction";
+
+export type ChainWinLoss = {
+  continuousId: string;
+  length: number;
+  /** bugs resolved under the scoring */
+  a: number;
+  b: number;
+  winner: "a" | "b" | "tie";
+  /** the first unresolved bug's position in each run, null when all resolved */
+  firstUnresolved: { a: number | null; b: number | null };
+};
+
+const firstUnresolved = (resolved: boolean[]): number | null => {
+  const i = resolved.indexOf(false);
+  return i < 0 ? null : i + 1;
+};
+
+const coveredChains = (run: RunResults): ((id: string) => boolean) => {
+  const selected = run.summary.chains_selected ? new Set(run.summary.chains_selected) : null;
+  return (id) => !selected || selected.has(id);
+};
+
+/**
+ * Per chain both runs cover (as pairedComparison pairs them): who resolved more
+ * bugs. The wins, losses and ties it counts equal pairedComparison's.
+ */
+export function chainWinLoss(a: RunResults, b: RunResults, scoring: Scoring): ChainWinLoss[] {
+  const inA = coveredChains(a);
+  const inB = coveredChains(b);
+  const outcomesB = new Map(chainOutcomes(b, scoring).map((o) => [o.continuous_id, o]));
+  return chainOutcomes(a, scoring).flatMap((oa) => {
+    const ob = outcomesB.get(oa.continuous_id);
+    if (!ob || !inA(oa.continuous_id) || !inB(oa.continuous_id)) return [];
+    const ra = countResolved(oa);
+    const rb = countResolved(ob);
+    return [
+      {
+        continuousId: oa.continuous_id,
+        length: oa.length,
+        a: ra,
+        b: rb,
+        winner: ra > rb ? "a" : ra < rb ? "b" : "tie",
+        firstUnresolved: { a: firstUnresolved(oa.resolved), b: firstUnresolved(ob.resolved) },
+      },
+    ];
+  });
+}
+
+/** A difference in percentage points with its sign: `+12.5`, `−3.0`, `0.0`. */
+export function formatPoints(value: number): string {
+  const text = formatPercent(value);
+  return value > 0 && text !== "0.0" ? `+${text}` : text;
+}
+
+/** What the cost-vs-score scatter needs of a leaderboard row. */
+export type ScatterSource = {
+  submissionId: string;
+  system: { name: string };
+  mode: Mode;
+  costPerChain: number | null;
+  perBug: { value: number };
+};
+
+export type ScatterPoint = { submissionId: string; label: string; mode: Mode; cost: number; perBug: number; picked: "a" | "b" | null };
+
+/** Rows with a cost become points (the two picked ones marked); rows without one are named so the page can say so. */
+export function scatterPoints(rows: readonly ScatterSource[], picked: { a?: string; b?: string }): { points: ScatterPoint[]; withoutCost: string[] } {
+  const points: ScatterPoint[] = [];
+  const withoutCost: string[] = [];
+  for (const r of rows) {
+    const label = `${r.system.name} (${r.mode})`;
+    if (r.costPerChain === null) {
+      withoutCost.push(label);
+      continue;
+    }
+    const mark = r.submissionId === picked.a ? "a" : r.submissionId === picked.b ? "b" : null;
+    points.push({ submissionId: r.submissionId, label, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark });
+  }
+  return { points, withoutCost };
+}

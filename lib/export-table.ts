@@ -1,0 +1,26 @@
+/**
+ * The analysis pages' exports (issue 4, item 7): a table as flat records keyed
+ * by column label, answered as CSV or as JSON with the same columns.
+ */
+import { csvResponse, toCsv, type CsvColumn } from "@/lib/csv";
+import { json } from "@/lib/http";
+
+export type ExportCell = string | number | boolean | null;
+/** A column of an export: its label (the CSV header, the JSON key) and a record's value. */
+export type ExportColumn<T> = { label: string; value: (row: T) => ExportCell | undefined };
+export type ExportTable = { name: string; columns: CsvColumn<Record<string, ExportCell>>[]; rows: Record<string, ExportCell>[] };
+
+/** A table's records as flat objects keyed by column label, in column order. */
+export function exportTable<T>(name: string, columns: readonly ExportColumn<T>[], rows: readonly T[]): ExportTable {
+  return {
+    name,
+    columns: columns.map((c) => ({ label: c.label, value: (r: Record<string, ExportCell>) => r[c.label] })),
+    rows: rows.map((row) => Object.fromEntries(columns.map((c) => [c.label, c.value(row) ?? null]))),
+  };
+}
+
+/** The export as a download: CSV, or JSON `{ table, ...meta, columns, rows }` with the same columns. */
+export function exportResponse(table: ExportTable, format: "csv" | "json", meta: Record<string, ExportCell | string[]> = {}): Response {
+  if (format === "csv") return csvResponse(toCsv(table.columns, table.rows), `${table.name}.csv`);
+  return json({ table: table.name, ...meta, columns: table.columns.map((c) => c.label), rows: table.rows });
+}
