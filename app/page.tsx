@@ -2,7 +2,7 @@
  * The leaderboard (issue 4, item 1; SPEC §4, §6): one row per public system ×
  * mode on a dataset version, from the scores stored when evaluations completed.
  * Server-rendered from the URL's state with the same pure functions the JSON
- * API uses (lib/leaderboard-view.ts), so the table is complete before any
+ * API uses (lib/leaderboard-*.ts), so the table is complete before any
  * JavaScript runs and a copied URL reproduces the view. The paper's reported
  * rows (item 8) are off by default and kept in their own, unranked table.
  */
@@ -11,15 +11,17 @@ import Link from "next/link";
 import { LeaderboardControls } from "@/components/LeaderboardControls";
 import { LeaderboardTable } from "@/components/LeaderboardTable";
 import { getLeaderboard } from "@/lib/data/leaderboard";
-import { leaderboardHref, leaderboardPageView, parseLeaderboardQuery, parseSort } from "@/lib/leaderboard-view";
+import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard-query";
+import { leaderboardPageView } from "@/lib/leaderboard-view";
 import { PAPER_SOURCE, REPORTED_LABEL, reportedMainRows } from "@/lib/reference/paper";
+import { parseViewQuery } from "@/lib/view-query";
 
 export const metadata: Metadata = { title: "Leaderboard · ChainSWE" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function LeaderboardPage({ searchParams }: Props) {
-  const { query: asked, problems } = parseLeaderboardQuery(await searchParams);
+  const { query: asked, problems } = parseViewQuery(leaderboardViewSchema, await searchParams);
   const board = await getLeaderboard({ version: asked.version, scoring: asked.scoring });
   const view = leaderboardPageView(board, asked, asked.paper ? reportedMainRows() : []);
   const { query } = view;

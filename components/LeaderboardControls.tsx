@@ -9,10 +9,13 @@
  */
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
-import { SCORING_EXPLANATION, leaderboardHref, parseLeaderboardQuery, type LeaderboardView } from "@/lib/leaderboard-view";
+import { leaderboardHref, leaderboardViewSchema, type LeaderboardView } from "@/lib/leaderboard-query";
+import { SCORING_EXPLANATION } from "@/lib/leaderboard-view";
 import { MODES } from "@/lib/schemas/prediction";
+import { parseViewQuery } from "@/lib/view-query";
+import { ScoringChoice } from "./ViewControls";
 
 type Props = { query: LeaderboardView; versions: string[]; options: { configs: string[]; models: string[] } };
 
@@ -35,6 +38,72 @@ function fieldValues(q: LeaderboardView): Record<string, string> {
   };
 }
 
+/** A labelled select of the form; its options are the children. */
+function FieldSelect({ name, label, value, children }: { name: string; label: string; value: string | undefined; children: ReactNode }) {
+  return (
+    <span className="lb-field">
+      <label htmlFor={`lb-${name}`}>{label}</label>
+      <select id={`lb-${name}`} name={name} defaultValue={value}>
+        {children}
+      </select>
+    </span>
+  );
+}
+
+function FieldDate({ name, label, value }: { name: string; label: string; value: string | undefined }) {
+  return (
+    <span className="lb-field">
+      <label htmlFor={`lb-${name}`}>{label}</label>
+      <input id={`lb-${name}`} type="date" name={name} defaultValue={value} />
+    </span>
+  );
+}
+
+const ANY = <option value="">any</option>;
+const OPEN_CHOICES = (
+  <>
+    {ANY}
+    <option value="1">open</option>
+    <option value="0">closed</option>
+  </>
+);
+
+/** The filters: mode, configuration, model, open flags and the finishing dates. */
+function Filters({ values, options }: { values: Record<string, string>; options: Props["options"] }) {
+  return (
+    <>
+      <FieldSelect name="mode" label="Mode" value={values.mode}>
+        {ANY}
+        {MODES.map((m) => (
+          <option key={m} value={m}>
+            {MODE_LABELS[m]}
+          </option>
+        ))}
+      </FieldSelect>
+      <FieldSelect name="config" label="Configuration" value={values.config}>
+        {ANY}
+        {options.configs.map((c) => (
+          <option key={c}>{c}</option>
+        ))}
+      </FieldSelect>
+      <FieldSelect name="model" label="Model" value={values.model}>
+        {ANY}
+        {options.models.map((m) => (
+          <option key={m}>{m}</option>
+        ))}
+      </FieldSelect>
+      <FieldSelect name="open_weights" label="Weights" value={values.open_weights}>
+        {OPEN_CHOICES}
+      </FieldSelect>
+      <FieldSelect name="open_scaffold" label="Scaffold code" value={values.open_scaffold}>
+        {OPEN_CHOICES}
+      </FieldSelect>
+      <FieldDate name="from" label="Finished from" value={values.from} />
+      <FieldDate name="to" label="Finished until" value={values.to} />
+    </>
+  );
+}
+
 export function LeaderboardControls({ query, versions, options }: Props) {
   const router = useRouter();
   const form = useRef<HTMLFormElement>(null);
@@ -51,85 +120,22 @@ export function LeaderboardControls({ query, versions, options }: Props) {
   }, [href]); // href stands for `values`
   const go = (f: HTMLFormElement) => {
     const params = Object.fromEntries([...new FormData(f).entries()].map(([k, v]) => [k, String(v)]));
-    router.push(leaderboardHref(parseLeaderboardQuery(params).query), { scroll: false });
+    router.push(leaderboardHref(parseViewQuery(leaderboardViewSchema, params).query), { scroll: false });
   };
   return (
     <form method="get" action="/" className="view-controls lb-controls" ref={form} onChange={(e) => go(e.currentTarget)} onSubmit={(e) => {
         e.preventDefault();
         go(e.currentTarget);
       }} aria-label="Leaderboard view">
-      <span className="lb-field">
-        <label htmlFor="lb-version">Dataset version</label>
-        <select id="lb-version" name="version" defaultValue={values.version}>
-          {versions.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-      </span>
-      <fieldset>
-        <legend>Scoring</legend>
-        <label>
-          <input type="radio" name="scoring" value="strict" defaultChecked={values.scoring === "strict"} /> Strict
-        </label>
-        <label>
-          <input type="radio" name="scoring" value="lenient" defaultChecked={values.scoring === "lenient"} /> Lenient
-        </label>
-      </fieldset>
-      <span className="lb-field">
-        <label htmlFor="lb-mode">Mode</label>
-        <select id="lb-mode" name="mode" defaultValue={values.mode}>
-          <option value="">any</option>
-          {MODES.map((m) => (
-            <option key={m} value={m}>
-              {MODE_LABELS[m]}
-            </option>
-          ))}
-        </select>
-      </span>
-      <span className="lb-field">
-        <label htmlFor="lb-config">Configuration</label>
-        <select id="lb-config" name="config" defaultValue={values.config}>
-          <option value="">any</option>
-          {options.configs.map((c) => (
-            <option key={c}>{c}</option>
-          ))}
-        </select>
-      </span>
-      <span className="lb-field">
-        <label htmlFor="lb-model">Model</label>
-        <select id="lb-model" name="model" defaultValue={values.model}>
-          <option value="">any</option>
-          {options.models.map((m) => (
-            <option key={m}>{m}</option>
-          ))}
-        </select>
-      </span>
-      <span className="lb-field">
-        <label htmlFor="lb-open_weights">Weights</label>
-        <select id="lb-open_weights" name="open_weights" defaultValue={values.open_weights}>
-          <option value="">any</option>
-          <option value="1">open</option>
-          <option value="0">closed</option>
-        </select>
-      </span>
-      <span className="lb-field">
-        <label htmlFor="lb-open_scaffold">Scaffold code</label>
-        <select id="lb-open_scaffold" name="open_scaffold" defaultValue={values.open_scaffold}>
-          <option value="">any</option>
-          <option value="1">open</option>
-          <option value="0">closed</option>
-        </select>
-      </span>
-      <span className="lb-field">
-        <label htmlFor="lb-from">Finished from</label>
-        <input id="lb-from" type="date" name="from" defaultValue={values.from} />
-      </span>
-      <span className="lb-field">
-        <label htmlFor="lb-to">Finished until</label>
-        <input id="lb-to" type="date" name="to" defaultValue={values.to} />
-      </span>
+      <FieldSelect name="version" label="Dataset version" value={values.version}>
+        {versions.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </FieldSelect>
+      <ScoringChoice scoring={query.scoring} legend="Scoring" />
+      <Filters values={values} options={options} />
       <fieldset>
         <legend>Show</legend>
         <label>

@@ -1,7 +1,7 @@
 "use client";
 /**
  * The leaderboard's table (issue 4, item 1), built with @tanstack/react-table.
- * Rows arrive filtered, sorted and grouped by the server (lib/leaderboard-view.ts),
+ * Rows arrive filtered, sorted and grouped by the server (lib/leaderboard-rows.ts),
  * so the table is complete before any JavaScript runs; react-table holds the
  * columns and the sort state (manual sorting: the URL owns the order), and each
  * sortable header is a link to the same view sorted by that column, so sorting
@@ -10,9 +10,10 @@
  */
 import Link from "next/link";
 import { useMemo } from "react";
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from "@tanstack/react-table";
+import { FlexRender, createColumnHelper, rowSortingFeature, tableFeatures, useTable, type Header, type Row, type SortingState } from "@tanstack/react-table";
 import { ChartModeKey } from "@/components/ChartModeKey";
-import { leaderboardHref, sortParam, type DisplayGroup, type DisplayRow, type LeaderboardView, type RateCell, type Sort, type SortKey } from "@/lib/leaderboard-view";
+import { leaderboardHref, sortParam, type LeaderboardView, type Sort, type SortKey } from "@/lib/leaderboard-query";
+import type { DisplayGroup, DisplayRow, RateCell } from "@/lib/leaderboard-view";
 
 type ColumnMeta = { numeric?: boolean; rowHeader?: boolean; title?: string; className?: string };
 const features = tableFeatures({ rowSortingFeature, columnMeta: {} as ColumnMeta });
@@ -102,6 +103,64 @@ export type LeaderboardTableProps = {
   reported?: boolean;
 };
 
+type Features = typeof features;
+
+/** A column's header; a sortable one links to the same view sorted by it. */
+function ColumnHeader({ header: h, query }: { header: Header<Features, DisplayRow, unknown>; query: LeaderboardView | null }) {
+  const meta = h.column.columnDef.meta;
+  const active = h.column.getIsSorted();
+  const next = h.column.getNextSortingOrder();
+  return (
+    <th scope="col" className={meta?.numeric ? "num" : undefined} title={meta?.title} aria-sort={active ? ARIA_SORT[active] : undefined}>
+      {query && h.column.getCanSort() && next ? (
+        <Link
+          className={`sort${active ? " active" : ""}`}
+          href={leaderboardHref(query, { sort: sortParam({ key: h.column.id as SortKey, dir: next }) })}
+          scroll={false}
+        >
+          <FlexRender header={h} />
+          <span className="sort-mark" aria-hidden="true">
+            {active === "asc" ? "▲" : active === "desc" ? "▼" : "↕"}
+          </span>
+        </Link>
+      ) : (
+        <FlexRender header={h} />
+      )}
+    </th>
+  );
+}
+
+/** One group's rows (a configuration, or all), headed by its name when grouped. */
+function GroupBody({ group, rows, width }: { group: DisplayGroup; rows: Row<Features, DisplayRow>[]; width: number }) {
+  return (
+    <tbody>
+      {group.key !== null && (
+        <tr className="lb-group">
+          <th scope="rowgroup" colSpan={width}>
+            {group.key}
+          </th>
+        </tr>
+      )}
+      {rows.map((row) => (
+        <tr key={row.id}>
+          {row.getAllCells().map((cell) => {
+            const meta = cell.column.columnDef.meta;
+            return meta?.rowHeader ? (
+              <th key={cell.id} scope="row">
+                <FlexRender cell={cell} />
+              </th>
+            ) : (
+              <td key={cell.id} className={[meta?.numeric && "num", meta?.className].filter(Boolean).join(" ") || undefined}>
+                <FlexRender cell={cell} />
+              </td>
+            );
+          })}
+        </tr>
+      ))}
+    </tbody>
+  );
+}
+
 export function LeaderboardTable({ id, caption, groups, query, sort, reported = false }: LeaderboardTableProps) {
   const data = useMemo(() => groups.flatMap((g) => g.rows), [groups]);
   const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.key, desc: sort.dir === "desc" }] : []), [sort]);
@@ -126,62 +185,15 @@ export function LeaderboardTable({ id, caption, groups, query, sort, reported = 
         <thead>
           {table.getHeaderGroups().map((hg) => (
             <tr key={hg.id}>
-              {hg.headers.map((h) => {
-                const meta = h.column.columnDef.meta;
-                const active = h.column.getIsSorted();
-                const next = h.column.getNextSortingOrder();
-                return (
-                  <th key={h.id} scope="col" className={meta?.numeric ? "num" : undefined} title={meta?.title} aria-sort={active ? ARIA_SORT[active] : undefined}>
-                    {query && h.column.getCanSort() && next ? (
-                      <Link
-                        className={`sort${active ? " active" : ""}`}
-                        href={leaderboardHref(query, { sort: sortParam({ key: h.column.id as SortKey, dir: next }) })}
-                        scroll={false}
-                      >
-                        <table.FlexRender header={h} />
-                        <span className="sort-mark" aria-hidden="true">
-                          {active === "asc" ? "▲" : active === "desc" ? "▼" : "↕"}
-                        </span>
-                      </Link>
-                    ) : (
-                      <table.FlexRender header={h} />
-                    )}
-                  </th>
-                );
-              })}
+              {hg.headers.map((h) => (
+                <ColumnHeader key={h.id} header={h} query={query} />
+              ))}
             </tr>
           ))}
         </thead>
-        {groups.map((g) => {
-          const part = rows.slice(offset, (offset += g.rows.length));
-          return (
-            <tbody key={g.key ?? "all"}>
-              {g.key !== null && (
-                <tr className="lb-group">
-                  <th scope="rowgroup" colSpan={width}>
-                    {g.key}
-                  </th>
-                </tr>
-              )}
-              {part.map((row) => (
-                <tr key={row.id}>
-                  {row.getAllCells().map((cell) => {
-                    const meta = cell.column.columnDef.meta;
-                    return meta?.rowHeader ? (
-                      <th key={cell.id} scope="row">
-                        <table.FlexRender cell={cell} />
-                      </th>
-                    ) : (
-                      <td key={cell.id} className={[meta?.numeric && "num", meta?.className].filter(Boolean).join(" ") || undefined}>
-                        <table.FlexRender cell={cell} />
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          );
-        })}
+        {groups.map((g) => (
+          <GroupBody key={g.key ?? "all"} group={g} rows={rows.slice(offset, (offset += g.rows.length))} width={width} />
+        ))}
       </table>
     </div>
   );

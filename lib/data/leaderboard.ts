@@ -3,7 +3,7 @@
  * on a dataset version — the newest public completed submission of each —
  * read from the scores stored when evaluations completed (lib/data/aggregates.ts),
  * never recomputed per request. Filtering and sorting are the caller's (the
- * page and the JSON API share this function, lib/leaderboard-view.ts); the
+ * page and the JSON API share this function, lib/leaderboard-rows.ts); the
  * relative change against the same system's Oracle row is computed here, where
  * both rows are at hand.
  *
@@ -14,33 +14,25 @@
  * on the next request.
  */
 import { z } from "zod";
-import { relativeChange, type Estimate, type PositionRate } from "@/evaluator/scoring";
+import { positionSetSchema, relativeChange, scoringSchema, type Estimate, type PositionRate } from "@/evaluator/scoring";
 import { db } from "@/lib/db";
-import { parseColumn, systemLinksSchema, type SystemLinks } from "@/lib/schemas/columns";
+import { parseColumn, systemLinksSchema } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { parseStoredScores, type StoredScores } from "./aggregates";
+import { systemFactsSelect, type SystemFacts } from "./systems";
 
 export const leaderboardQuerySchema = z.object({
   /** a dataset version; default the newest */
   version: z.string().trim().min(1).optional(),
-  scoring: z.enum(["strict", "lenient"]).default("strict"),
+  scoring: scoringSchema.default("strict"),
   /** per-position population: the paper's length-3 chains, or all */
-  positions: z.enum(["length3", "all"]).default("length3"),
+  positions: positionSetSchema.default("length3"),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
 export type LeaderboardRow = {
   submissionId: string;
-  system: {
-    id: string;
-    name: string;
-    model: string;
-    scaffold: string;
-    contextConfig: string;
-    openWeights: boolean;
-    openScaffold: boolean;
-    links: SystemLinks;
-  };
+  system: SystemFacts;
   team: { name: string; slug: string };
   mode: Mode;
   perBug: Estimate;
@@ -154,19 +146,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
       finishedAt: true,
       reviewedAt: true,
       score: { select: { computedAt: true } },
-      system: {
-        select: {
-          id: true,
-          name: true,
-          model: true,
-          scaffold: true,
-          contextConfig: true,
-          openWeights: true,
-          openScaffold: true,
-          links: true,
-          team: { select: { name: true, slug: true } },
-        },
-      },
+      system: { select: { ...systemFactsSelect, team: { select: { name: true, slug: true } } } },
     },
   });
   // the newest public submission of each system × mode stands for it

@@ -126,7 +126,8 @@ export function systemFormInput(form: FormData): SystemInput {
 /** The links as the form's textarea shows them, the inverse of `systemFormInput`. */
 export const linksText = (links: SystemLinks): string => links.map((l) => (l.label === l.url ? l.url : `${l.label} ${l.url}`)).join("\n");
 
-export type SystemRow = {
+/** What a system says of itself, as its team page and the leaderboard show it. */
+export type SystemFacts = {
   id: string;
   name: string;
   model: string;
@@ -135,10 +136,12 @@ export type SystemRow = {
   openWeights: boolean;
   openScaffold: boolean;
   links: SystemLinks;
-  updatedAt: Date;
 };
 
-export const systemRowSelect = {
+export type SystemRow = SystemFacts & { updatedAt: Date };
+
+/** Selects a system's facts (its links still JSON text, for parseColumn). */
+export const systemFactsSelect = {
   id: true,
   name: true,
   model: true,
@@ -147,8 +150,9 @@ export const systemRowSelect = {
   openWeights: true,
   openScaffold: true,
   links: true,
-  updatedAt: true,
 } as const;
+
+export const systemRowSelect = { ...systemFactsSelect, updatedAt: true } as const;
 
 export function toSystemRow(r: Omit<SystemRow, "links"> & { links: string }): SystemRow {
   return { ...r, links: parseColumn(systemLinksSchema, r.links, "System.links") };

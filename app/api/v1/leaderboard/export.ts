@@ -8,8 +8,10 @@
 import type { Estimate } from "@/evaluator/scoring";
 import type { CsvColumn } from "@/lib/csv";
 import type { Leaderboard, LeaderboardRow } from "@/lib/data/leaderboard";
-import type { LeaderboardApiQuery } from "@/lib/leaderboard-view";
+import type { LeaderboardApiQuery } from "@/lib/leaderboard-query";
+import { systemColumns } from "@/lib/leaderboard-rows";
 import { PAPER_SOURCE, REPORTED_LABEL, type ReportedMainRow } from "@/lib/reference/paper";
+import { submissionPageUrl } from "@/lib/submission-urls";
 
 export type ApiRow = {
   submission_id: string;
@@ -49,13 +51,8 @@ export type ApiReportedRow = {
 export function apiRow(r: LeaderboardRow): ApiRow {
   return {
     submission_id: r.submissionId,
-    url: `/submissions/${r.submissionId}`,
-    model: r.system.model,
-    system: r.system.name,
-    team: r.team.name,
-    scaffold: r.system.scaffold,
-    config: r.system.contextConfig,
-    mode: r.mode,
+    url: submissionPageUrl(r.submissionId),
+    ...systemColumns(r),
     per_bug: r.perBug,
     chain: r.chain,
     vs_oracle: { per_bug: r.vsOracle.perBug, chain: r.vsOracle.chain },

@@ -1,7 +1,7 @@
 /**
  * GET /api/v1/leaderboard: the leaderboard's current view as JSON (default) or
  * CSV (`format=csv`), read-only and public (public results only, no token
- * needed). The query is the page's URL state (lib/leaderboard-view.ts, one zod
+ * needed). The query is the page's URL state (lib/leaderboard-query.ts, one zod
  * schema): version, scoring, mode, config, model, open_weights, open_scaffold,
  * from, to, sort, group, paper. Every matching row, in the page's order.
  * Documented in docs/API.md ("Leaderboard").
@@ -13,8 +13,10 @@ import { csvResponse, toCsv } from "@/lib/csv";
 import { derivedFromLeaderboard, getLeaderboard } from "@/lib/data/leaderboard";
 import { FieldError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http";
-import { leaderboardApiQuerySchema, leaderboardSearch, parseLeaderboardQuery, selectReportedRows, selectRows, type LeaderboardApiQuery } from "@/lib/leaderboard-view";
+import { leaderboardApiQuerySchema, leaderboardSearch, type LeaderboardApiQuery } from "@/lib/leaderboard-query";
+import { selectReportedRows, selectRows } from "@/lib/leaderboard-rows";
 import { reportedMainRows } from "@/lib/reference/paper";
+import { parseQuery } from "@/lib/view-query";
 import { CSV_COLUMNS, csvLines, leaderboardDocument } from "./export";
 
 type Answer = { format: "json" | "csv"; text: string; filename: string };
@@ -35,9 +37,7 @@ async function answer(query: LeaderboardApiQuery): Promise<Answer> {
 
 export async function GET(req: Request): Promise<Response> {
   try {
-    const { query, problems } = parseLeaderboardQuery(new URL(req.url).searchParams, leaderboardApiQuerySchema);
-    const bad = problems[0];
-    if (bad) throw new FieldError(bad.field, bad.message);
+    const query = parseQuery(leaderboardApiQuerySchema, new URL(req.url).searchParams);
     const a = await derivedFromLeaderboard(`api?${leaderboardSearch(query)}`, () => answer(query));
     if (a.format === "csv") return csvResponse(a.text, a.filename);
     // the text as lib/http.ts json() would send it, serialized once

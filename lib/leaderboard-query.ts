@@ -1,0 +1,69 @@
+/**
+ * The leaderboard's view as URL parameters (issue 4, items 1 and 7): one zod
+ * schema shared by the page, its controls and GET /api/v1/leaderboard, and the
+ * canonical URL of a view (defaults left out). Parsing is lib/view-query.ts's.
+ */
+import { z } from "zod";
+import { modeSchema } from "@/lib/schemas/prediction";
+import { flag, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
+
+export const SORT_KEYS = ["model", "config", "mode", "per_bug", "chain", "vs_oracle", "cost", "peak_context", "date"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export type SortDir = "asc" | "desc";
+export type Sort = { key: SortKey; dir: SortDir };
+
+export const leaderboardViewSchema = z.object({
+  /** a dataset version; absent = the newest */
+  version: versionParam,
+  scoring: scoringParam,
+  mode: single(modeSchema.optional()),
+  /** a context configuration, exactly as the system names it */
+  config: single(text.optional()),
+  model: single(text.optional()),
+  /** absent = any; true = only open; false = only closed */
+  open_weights: single(flag.optional()),
+  open_scaffold: single(flag.optional()),
+  /** the evaluation's finishing day, UTC, inclusive */
+  from: single(z.iso.date().optional()),
+  to: single(z.iso.date().optional()),
+  sort: single(
+    z
+      .templateLiteral([z.enum(SORT_KEYS), ".", z.enum(["asc", "desc"])], { error: `expected <column>.asc or <column>.desc, column one of ${SORT_KEYS.join(", ")}` })
+      .default("per_bug.desc"),
+  ),
+  group: single(z.enum(["none", "config"]).default("none")),
+  /** the paper's Table 2 rows, in their own table */
+  paper: single(flag.default(false)),
+  /** every row, not only the first PAGE_ROWS (the page only) */
+  all: single(flag.default(false)),
+});
+export type LeaderboardView = z.infer<typeof leaderboardViewSchema>;
+
+export const leaderboardApiQuerySchema = leaderboardViewSchema.extend({ format: formatParam });
+export type LeaderboardApiQuery = z.infer<typeof leaderboardApiQuerySchema>;
+
+const DEFAULTS = leaderboardApiQuerySchema.parse({});
+
+/** URL parameters for a view, defaults left out, in the schema's order (so equal views have equal URLs). */
+export function leaderboardSearch(query: Partial<LeaderboardApiQuery>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of Object.keys(leaderboardApiQuerySchema.shape) as (keyof LeaderboardApiQuery)[]) {
+    const v = query[key];
+    if (v === undefined || v === DEFAULTS[key]) continue;
+    out.set(key, typeof v === "boolean" ? (v ? "1" : "0") : String(v));
+  }
+  return out;
+}
+
+/** The page (or the API at `path`) showing `query` changed by `patch`. */
+export function leaderboardHref(query: Partial<LeaderboardApiQuery>, patch: Partial<LeaderboardApiQuery> = {}, path = "/"): string {
+  const s = leaderboardSearch({ ...query, ...patch }).toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export function parseSort(sort: LeaderboardView["sort"]): Sort {
+  const [key, dir] = sort.split(".") as [SortKey, SortDir];
+  return { key, dir };
+}
+
+export const sortParam = (s: Sort): LeaderboardView["sort"] => `${s.key}.${s.dir}`;
