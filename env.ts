@@ -14,6 +14,14 @@ export const envSchema = z.object({
   CHAINSWE_TEST_TIMEOUT_S: int(300),
   /** largest test log kept per run; larger output is treated as untrustworthy */
   CHAINSWE_MAX_LOG_MB: int(32),
+  /** largest single file a process in an evaluation container may write (RLIMIT_FSIZE) */
+  CHAINSWE_MAX_FILE_MB: int(1024),
+  /**
+   * bounds of a container's writable layer during a test run (bytes, and paths added or
+   * changed); past either the run is stopped and the bug graded unresolved, like a timeout
+   */
+  CHAINSWE_MAX_DISK_MB: int(4096),
+  CHAINSWE_MAX_DISK_FILES: int(100_000),
   CI: z.string().optional(),
   /**
    * The portal's database. SQLite by default (`file:` + a path; a relative path is

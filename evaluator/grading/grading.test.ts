@@ -112,6 +112,11 @@ describe("gradeBug: fingerprints, first match wins", () => {
     expect(result.fail_to_pass.success).toEqual([`${A}test_pass`]);
   });
 
+  it("no_usable_patch and unresolved for a run stopped at the disk limit, like a timeout", () => {
+    const result = grade(featureRun, [`${A}test_pass`], [`${A}TestK::test_ok`], { limitExceeded: true, exitCode: null });
+    expect(result).toMatchObject({ resolved: false, fingerprint: "no_usable_patch" });
+  });
+
   it.each(["pytest-9-collection-error.log", "pytest-7-collection-error.log"])(
     "no_usable_patch when no listed test has any status (%s)",
     (name) => {

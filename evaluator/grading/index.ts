@@ -10,7 +10,8 @@
  *   its status is its last report; with none it is ABSENT and does not pass.
  * - Output can be forged, so more reports can only make a test not pass: a fake
  *   `PASSED` line never turns a real failure or skip into a pass.
- * - Resolved iff not timed out and every FAIL_TO_PASS and PASS_TO_PASS test passes.
+ * - Resolved iff not timed out, not stopped at a resource limit (disk), and every
+ *   FAIL_TO_PASS and PASS_TO_PASS test passes.
  *   An empty or unapplied patch can resolve (a Seq chain's earlier patch may have fixed
  *   the bug already); the tests decide.
  * - The exit code is kept for reviewers but decides nothing: code under test chooses it.
@@ -30,6 +31,8 @@ export type GradeInput = {
   patchApplied: boolean;
   patchEmpty: boolean;
   timedOut: boolean;
+  /** the harness stopped the run at a resource limit other than time (the disk) */
+  limitExceeded?: boolean;
   exitCode: number | null;
 };
 
@@ -88,7 +91,7 @@ function splitTests(verdicts: Record<string, TestVerdict>, ids: readonly string[
 function fingerprintOf(input: GradeInput, passToPass: TestSplit): Fingerprint {
   const listed = [...input.failToPass, ...input.passToPass];
   const anyReport = listed.some((id) => (input.parsed.observations.get(id)?.length ?? 0) > 0);
-  if (input.patchEmpty || !input.patchApplied || input.timedOut || !anyReport) return "no_usable_patch";
+  if (input.patchEmpty || !input.patchApplied || input.timedOut || input.limitExceeded || !anyReport) return "no_usable_patch";
   return passToPass.failure.length > 0 ? "broke_working_code" : "left_unfixed";
 }
 
@@ -99,7 +102,7 @@ export function gradeBug(input: GradeInput): Grade {
   const pass_to_pass = splitTests(p2pVerdicts, input.passToPass, "PASS_TO_PASS");
   const statuses = { ...p2pVerdicts, ...f2pVerdicts };
   const tampered = [f2pVerdicts, p2pVerdicts].some((v) => Object.values(v).includes("CONTRADICTED"));
-  const resolved = !input.timedOut && fail_to_pass.failure.length === 0 && pass_to_pass.failure.length === 0;
+  const resolved = !input.timedOut && !input.limitExceeded && fail_to_pass.failure.length === 0 && pass_to_pass.failure.length === 0;
   return {
     resolved,
     fingerprint: resolved ? null : fingerprintOf(input, pass_to_pass),

@@ -95,7 +95,7 @@ async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, at: { start: str
   ].join("\n");
   // killFirst: whatever the previous test run left behind dies before the next bug's files go in
   const files = { ...prelude?.files, [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch };
-  const result = await sandbox.exec(script, { files, killFirst: true, phaseMarker: run, timeoutMs: timeoutS * 1000 });
+  const result = await sandbox.exec(script, { files, killFirst: true, phaseMarker: run, timeoutMs: timeoutS * 1000, watchDisk: true });
   const cut = result.output.indexOf(`${run}\n`);
   const setup = cut < 0 ? result.output : result.output.slice(0, cut);
   prelude?.check(setup);
@@ -147,6 +147,7 @@ async function gradeOne(
     patchApplied: prep.method !== null,
     patchEmpty: patch.trim() === "",
     timedOut: run.timedOut,
+    limitExceeded: run.diskExceeded !== null,
     exitCode: run.exitCode,
   });
   const modelFiles = prep.method ? touchedFiles(patch) : [];
@@ -166,6 +167,7 @@ async function gradeOne(
     pass_to_pass: grade.pass_to_pass,
     exit_code: run.exitCode,
     timed_out: run.timedOut,
+    ...(run.diskExceeded ? { limit_exceeded: run.diskExceeded.limit } : {}),
     duration_s: Math.round(run.durationMs) / 1000,
     model_files: modelFiles,
     gold_files: touchedFiles(bug.patch),

@@ -4,7 +4,7 @@
  * is made on the host and never enters the container, so output printed by a
  * patch cannot forge the brackets; the exit code comes from the engine.
  */
-import type { ExecResult } from "@/evaluator/sandbox";
+import { describeDiskExceeded, type ExecResult } from "@/evaluator/sandbox";
 import type { GradedBug } from "@/lib/schemas/results";
 
 export type BugLogInput = {
@@ -30,6 +30,7 @@ export function bugLogText({ bug, setupLog, run, token, statuses }: BugLogInput)
     runBeginMarker(token),
     run.output.trimEnd(),
     `${runEndMarker(token)} exit=${run.exitCode ?? "none"} timed_out=${run.timedOut} duration_s=${(run.durationMs / 1000).toFixed(2)} truncated=${run.truncated}`,
+    ...(run.diskExceeded ? [`--- stopped by the harness: ${describeDiskExceeded(run.diskExceeded)}`] : []),
     "--- listed tests ---",
     ...listed,
     `--- verdict: ${verdict}${bug.tampered ? " [tampered: statuses contradicted in the log]" : ""}`,

@@ -1,36 +1,44 @@
 /**
- * One evaluation container: no network, bounded memory/CPU/pids, no
- * capabilities, no host mounts (files go in with put-archive), always removed.
+ * One evaluation container: no network, bounded memory/CPU/pids/file size,
+ * disk watched during test runs, no capabilities, no host mounts (files go in
+ * with put-archive), no log kept on the host, always removed.
  */
 import { PassThrough, type Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
-import tar from "tar-stream";
 import { EnvironmentError, coerceError } from "@/lib/errors";
+import { DiskWatch, type DiskExceeded } from "./disk-watch";
 import { docker, ensureImage } from "./docker";
 import type { SandboxLimits } from "./limits";
 import { CappedOutput } from "./output";
+import { PhaseClock, type PhaseOptions } from "./phase";
+import { tarOf } from "./tar";
 
-export type ExecOptions = {
-  timeoutMs?: number;
+/**
+ * With `phaseMarker` (a line the script prints when its measured phase begins),
+ * `timeoutMs` and `durationMs` count from that line and `setupTimeoutMs` bounds
+ * what comes before it: one exec prepares a bug and runs its tests.
+ */
+export type ExecOptions = PhaseOptions & {
   workdir?: string;
   /** absolute path → content, unpacked before the script runs */
   files?: Record<string, string | Buffer>;
   /** kill every process left in the container before anything else */
   killFirst?: boolean;
-  /**
-   * A line the script prints when its measured phase begins: `timeoutMs` and
-   * `durationMs` then count from that line, and `setupTimeoutMs` bounds what
-   * comes before it. Lets one exec prepare a bug and run its tests.
-   */
-  phaseMarker?: string;
-  setupTimeoutMs?: number;
+  /** stop the measured phase when the writable layer passes the disk limits */
+  watchDisk?: boolean;
+  /** the shell that runs the script (default: bash from the image's PATH) */
+  shell?: string;
+  /** environment variables (NAME=value) on top of the container's */
+  env?: string[];
 };
 
 export type ExecResult = {
   exitCode: number | null;
   output: string;
   timedOut: boolean;
+  /** the measured phase was stopped at a disk limit (watchDisk) */
+  diskExceeded: DiskExceeded | null;
   truncated: boolean;
   durationMs: number;
 };
@@ -44,64 +52,6 @@ const KEEPALIVE = 'trap "" TERM INT HUP; while :; do sleep 3600 & wait $!; done'
 const KILL_TIMEOUT_MS = 10_000;
 
 const live = new Set<Sandbox>();
-
-/**
- * The clock of an exec: without a phase marker it starts with the exec; with
- * one, the setup before the marker line has its own bound and the measured
- * phase (duration and timeout) starts when the line arrives.
- */
-class PhaseClock {
-  startedAt: number;
-  readonly timeout: Promise<"timeout">;
-  private fire: (v: "timeout") => void = () => {};
-  private timer: NodeJS.Timeout | undefined;
-  private seen = "";
-  private waiting: boolean;
-
-  constructor(
-    started: number,
-    private readonly opts: ExecOptions,
-  ) {
-    this.startedAt = started;
-    this.timeout = new Promise((resolve) => (this.fire = resolve));
-    this.waiting = opts.phaseMarker !== undefined;
-    this.arm(this.waiting ? (opts.setupTimeoutMs ?? 300_000) : opts.timeoutMs);
-  }
-
-  private arm(ms: number | undefined): void {
-    clearTimeout(this.timer);
-    if (ms !== undefined) this.timer = setTimeout(() => this.fire("timeout"), ms);
-  }
-
-  see(chunk: Buffer): void {
-    if (!this.waiting) return;
-    this.seen += chunk.toString("utf8");
-    if (!this.seen.includes(`${this.opts.phaseMarker}\n`)) {
-      if (this.seen.length > 1_000_000) this.seen = this.seen.slice(-4096);
-      return;
-    }
-    this.waiting = false;
-    this.seen = "";
-    this.startedAt = Date.now();
-    this.arm(this.opts.timeoutMs);
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
-  }
-}
-
-/** A tar archive of absolute paths → contents. */
-async function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const [path, content] of Object.entries(files)) {
-    pack.entry({ name: path.replace(/^\/+/, ""), mode: 0o644 }, content);
-  }
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 export class Sandbox {
   private removal: Promise<void> | undefined;
@@ -131,7 +81,12 @@ export class Sandbox {
           PidsLimit: limits.pids,
           CapDrop: ["ALL"],
           SecurityOpt: ["no-new-privileges"],
-          Ulimits: [{ Name: "nofile", Soft: 4096, Hard: 4096 }],
+          Ulimits: [
+            { Name: "nofile", Soft: 4096, Hard: 4096 },
+            { Name: "fsize", Soft: limits.maxFileBytes, Hard: limits.maxFileBytes },
+          ],
+          // PID 1's output would go to a log file on the host, unbounded: keep none
+          LogConfig: { Type: "none", Config: {} },
           Binds: [],
           Mounts: [],
         },
@@ -172,7 +127,8 @@ export class Sandbox {
     let stream: Duplex;
     try {
       exec = await this.container.exec({
-        Cmd: ["bash", "-c", `${prelude.join("\n")}\n${script}`],
+        Cmd: [opts.shell ?? "bash", "-c", `${prelude.join("\n")}\n${script}`],
+        ...(opts.env ? { Env: opts.env } : {}),
         AttachStdin: input !== null,
         AttachStdout: true,
         AttachStderr: true,
@@ -184,7 +140,8 @@ export class Sandbox {
     }
     if (input) stream.end(input);
     const out = new CappedOutput(this.limits.maxOutputBytes);
-    const phase = new PhaseClock(started, opts);
+    const disk = new DiskWatch(this.container, this.limits);
+    const phase = new PhaseClock(started, opts, () => opts.watchDisk && disk.start());
     const sink = new PassThrough();
     sink.on("data", (c: Buffer) => {
       out.push(c);
@@ -196,24 +153,38 @@ export class Sandbox {
       stream.on("close", () => resolve("ended"));
       stream.on("error", () => resolve("ended"));
     });
-    let outcome = await Promise.race([ended, phase.timeout]);
+    let diskExceeded: DiskExceeded | null = null;
+    const atDiskLimit = disk.exceeded.then((e) => {
+      diskExceeded = e;
+      return "disk" as const;
+    });
+    const stopped = Promise.race([phase.timeout, atDiskLimit]);
+    let outcome = await Promise.race([ended, stopped]);
     let info = await exec.inspect().catch(() => undefined);
     // The stream can end while the process runs on (it closed its output): wait for it, within the limit.
     while (outcome === "ended" && info?.Running) {
-      outcome = await Promise.race([sleep(200).then(() => "ended" as const), phase.timeout]);
+      outcome = await Promise.race([sleep(200).then(() => "ended" as const), stopped]);
       info = await exec.inspect().catch(() => undefined);
     }
     phase.stop();
+    disk.stop();
     const durationMs = Date.now() - phase.startedAt;
-    if (outcome === "timeout") {
+    if (outcome !== "ended") {
       await this.killAll();
       stream.destroy();
     } else if (!info) {
       // the exec is gone: the container was removed or the engine went away — not the test's doing
       throw new EnvironmentError(`exec in ${this.image} ended without an exit status (container removed or engine gone)`);
     }
-    const exitCode = outcome === "timeout" || !info ? null : info.ExitCode;
-    return { exitCode, output: out.text(), timedOut: outcome === "timeout", truncated: out.truncated, durationMs };
+    const exitCode = outcome !== "ended" || !info ? null : info.ExitCode;
+    return {
+      exitCode,
+      output: out.text(),
+      timedOut: outcome === "timeout",
+      diskExceeded: outcome === "disk" ? diskExceeded : null,
+      truncated: out.truncated,
+      durationMs,
+    };
   }
 
   /** Kills every process but PID 1; restarts the container (files kept) if even that fails. */
@@ -224,6 +195,11 @@ export class Sandbox {
     } catch {
       // a fork bomb can leave no pid for the exec; fall through to a restart
     }
+    await this.restart();
+  }
+
+  /** Kills PID 1 (so every process dies with it) and starts the container again; files are kept. */
+  async restart(): Promise<void> {
     try {
       await this.container.kill({ signal: "SIGKILL" }).catch(() => undefined);
       await this.container.start();

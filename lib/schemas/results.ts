@@ -33,6 +33,8 @@ export const gradedBugSchema = predictionMetaSchema.extend({
   pass_to_pass: testSplit,
   exit_code: z.number().int().nullable(),
   timed_out: z.boolean(),
+  /** the harness stopped the run at a disk limit (size or paths of the container's writable layer) */
+  limit_exceeded: z.enum(["disk_bytes", "disk_files"]).optional(),
   /** seconds inside the test command */
   duration_s: z.number().nonnegative(),
   /** files the applied model patch touched (M_k); empty when not applied */
