@@ -2,6 +2,14 @@
  * Replays one chain in one container (SPEC §3): builds the gold states, then
  * grades every bug in order from G(k-1) (Oracle) or A(k-1) (Seq). A Seq chain is
  * never aborted. Dataset and environment failures throw; they are not grades.
+ *
+ * Code under test runs as root and can change anything in the container — a
+ * `.pth` file in site-packages, a `python3` earlier on PATH, ignored files,
+ * objects and config in /testbed/.git — so before bug k ≥ 2 the container is
+ * brought back to its image (Sandbox.revertToImage) and bug k's exec rebuilds
+ * its start from the patches alone: G(0..k-1), and for Seq A(1..k-1) by
+ * replaying the earlier model patches. Commits are reproducible, so the rebuilt
+ * states must have the ids first recorded; if not, that is an environment error.
  */
 import { randomBytes } from "node:crypto";
 import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from "@/evaluator/diff";
@@ -14,7 +22,7 @@ import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
 import type { ApplyMethod, GradedBug } from "@/lib/schemas/results";
 import { bugLogText } from "./log";
-import { MODEL_DIFF, TEST_DIFF, bugScript, goldDiffPath, goldFixPath, goldStatesScript, taggedLines, testScript } from "./scripts";
+import { MODEL_DIFF, TEST_DIFF, bugScript, goldDiffPath, goldFixPath, goldStatesScript, replayModelPath, taggedLines, testScript } from "./scripts";
 
 export type BugArtifacts = { bug: GradedBug; log: string; modelPatch: string };
 
@@ -44,18 +52,23 @@ export function checkChainForReplay(chain: Chain): LogParser {
   }
 }
 
-/** The gold patches of a chain, as files for the gold-states script. */
-function goldFiles(chain: Chain): Record<string, string> {
+/** The gold patches of bugs 1..upTo, as files for the gold-states script. */
+function goldFiles(chain: Chain, upTo: number): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const bug of chain.bug_fixes) {
+  for (const bug of chain.bug_fixes.slice(0, upTo)) {
     files[goldDiffPath(bug.order)] = bug.test_patch;
     files[goldFixPath(bug.order)] = bug.patch;
   }
   return files;
 }
 
-/** G(0..n) commit ids from the gold-states script's output; dataset errors name the bug. */
-function parseGoldStates(output: string, token: string, chain: Chain): string[] {
+/** A model patch the replay tries to apply: not empty, and no path outside the repository or into .git. */
+function usablePatch(patch: string): boolean {
+  return patch.trim() !== "" && unsafePaths(patch).length === 0;
+}
+
+/** G(0..upTo) commit ids from the gold-states script's output; dataset errors name the bug. */
+function parseGoldStates(output: string, token: string, chain: Chain, upTo: number): string[] {
   const tags = taggedLines(output, token);
   if (tags.some((t) => t.key === "NOBASE")) {
     throw new DatasetError(`base commit ${chain.base_commit} is not in ${chain.docker_image}'s /testbed repository`, chain.continuous_id);
@@ -65,13 +78,65 @@ function parseGoldStates(output: string, token: string, chain: Chain): string[] 
     const [order, which] = broken.rest.split(" ");
     throw new DatasetError(`${which} patch does not apply on the gold state before it:\n${output.slice(-4000)}`, chain.continuous_id, Number(order));
   }
-  const states = Array.from({ length: chain.bug_fixes.length + 1 }, (_, k) => tags.find((t) => t.key === `G${k}`)?.rest);
+  const states = Array.from({ length: upTo + 1 }, (_, k) => tags.find((t) => t.key === `G${k}`)?.rest);
   if (states.some((s) => !s)) throw new EnvironmentError(`building gold states failed:\n${output.slice(-4000)}`);
   return states as string[];
 }
 
-/** Work a bug's exec does first (the chain's gold states, for bug 1), checked before the bug's own lines. */
+/** Work a bug's exec does first (rebuilding its start state), checked before the bug's own lines. */
 type Prelude = { script: string; files: Record<string, string>; check: (setupOutput: string) => void };
+
+/** What replay has recorded so far: G(0..n) once bug 1 ran, A(0..k-1) for Seq. */
+type ChainStates = { gold: string[]; agent: string[] };
+
+const sameIds = (built: string[], recorded: string[]) => built.length === recorded.length && built.every((id, i) => id === recorded[i]);
+
+/**
+ * Bug 1's exec builds every gold state G(1..n) (G(0) is the base commit). Bug
+ * k ≥ 2 starts from a container reverted to its image, so its exec rebuilds
+ * G(0..k-1) and, for Seq, A(1..k-1) by replaying model patch j on A(j-1) with
+ * the same steps that graded bug j.
+ */
+function rebuildPrelude(input: ChainReplayInput, k: number, states: ChainStates): Prelude {
+  const { chain } = input;
+  const goldToken = newToken();
+  const upTo = k === 1 ? chain.bug_fixes.length : k - 1;
+  const replayToken = newToken();
+  const replays = input.mode === "oracle" ? [] : chain.bug_fixes.slice(0, k - 1);
+  const files: Record<string, string> = goldFiles(chain, upTo);
+  const scripts = [goldStatesScript(goldToken, chain.base_commit, upTo)];
+  for (const bug of replays) {
+    const patch = input.predictions.get(bug.order)?.model_patch ?? "";
+    const usable = usablePatch(patch);
+    if (usable) files[replayModelPath(bug.order)] = patch;
+    scripts.push(
+      bugScript({
+        token: `${replayToken}-${bug.order}`,
+        start: states.agent[bug.order - 1]!,
+        goldPrev: states.gold[bug.order - 1]!,
+        hasModelPatch: usable,
+        testFiles: parseUnifiedDiff(bug.test_patch) ?? [],
+        modelDiff: replayModelPath(bug.order),
+        testDiff: goldDiffPath(bug.order),
+      }),
+    );
+  }
+  const check = (output: string) => {
+    const gold = parseGoldStates(output, goldToken, chain, upTo);
+    if (k === 1) {
+      states.gold = gold;
+      return;
+    }
+    if (!sameIds(gold, states.gold.slice(0, upTo + 1))) {
+      throw new EnvironmentError(`gold states rebuilt for bug ${k} differ from those first built (${gold.join(" ")})`);
+    }
+    const agent = replays.map((b) => taggedLines(output, `${replayToken}-${b.order}`).find((t) => t.key === "STATE")?.rest ?? "none");
+    if (!sameIds(agent, states.agent.slice(1, 1 + replays.length))) {
+      throw new EnvironmentError(`agent states A(1..${k - 1}) rebuilt for bug ${k} differ from those graded (${agent.join(" ")}):\n${output.slice(-4000)}`);
+    }
+  };
+  return { script: scripts.join("\n"), files, check };
+}
 
 type BugRun = { method: ApplyMethod | null; discarded: string[]; state: string; setupLog: string; run: ExecResult };
 
@@ -84,11 +149,11 @@ type BugRun = { method: ApplyMethod | null; discarded: string[]; state: string; 
 async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, at: { start: string; goldPrev: string }, patch: string, timeoutS: number, prelude?: Prelude): Promise<BugRun> {
   const { start, goldPrev } = at;
   const unsafe = unsafePaths(patch);
-  const usable = patch.trim() !== "" && unsafe.length === 0;
+  const usable = usablePatch(patch);
   const token = newToken();
   const run = `${token} RUN`;
   const script = [
-    ...(prelude ? [prelude.script] : []),
+    ...(prelude ? [prelude.script, `echo "${token} PREPARE"`] : []),
     bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [] }),
     `echo "${run}"`,
     testScript(bug.test_cmds),
@@ -109,11 +174,14 @@ async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, at: { start: str
     throw new EnvironmentError(`preparing bug ${bug.order} failed (exit ${result.exitCode}):\n${setup.slice(-4000)}`);
   }
   const note = unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "";
+  // the rebuild of the start state is the same for every submission: the log keeps this bug's own steps
+  const own = setup.indexOf(`${token} PREPARE\n`);
+  const rebuilt = bug.order > 1 ? `>>> container reverted to its image; start state rebuilt from the patches before bug ${bug.order}\n` : "";
   return {
     method: method === "none" ? null : (method as ApplyMethod),
     discarded: tags.filter((t) => t.key === "DISCARDED").map((t) => t.rest),
     state,
-    setupLog: note + setup,
+    setupLog: note + rebuilt + (own < 0 ? setup : setup.slice(own + token.length + 9)),
     run: { ...result, output: result.output.slice(cut + run.length + 1) },
   };
 }
@@ -189,24 +257,17 @@ export async function replayChain(
 ): Promise<BugArtifacts[]> {
   const { chain } = input;
   const parser = checkChainForReplay(chain);
-  // Bug 1's exec first builds every gold state G(1..n): one exec fewer per chain.
-  // G(0) is the base commit itself, so bug 1 needs none of them.
-  let gold: string[] = [chain.base_commit];
-  const goldToken = newToken();
-  const prelude: Prelude = {
-    script: goldStatesScript(goldToken, chain.base_commit, chain.bug_fixes.length),
-    files: goldFiles(chain),
-    check: (setupOutput) => {
-      gold = parseGoldStates(setupOutput, goldToken, chain);
-    },
-  };
+  const states: ChainStates = { gold: [chain.base_commit], agent: [chain.base_commit] };
   const out: BugArtifacts[] = [];
-  let agentState = chain.base_commit;
   for (const bug of chain.bug_fixes) {
-    const goldPrev = gold[bug.order - 1]!;
-    const start = input.mode === "oracle" ? goldPrev : agentState;
-    const result = await gradeOne(sandbox, input, parser, bug, { start, goldPrev }, bug.order === 1 ? prelude : undefined);
-    agentState = result.state;
+    // what bug k-1's run left anywhere in the container must not reach bug k
+    if (bug.order > 1) await sandbox.revertToImage();
+    const prelude = rebuildPrelude(input, bug.order, states);
+    const goldPrev = (): string => states.gold[bug.order - 1]!;
+    // bug 1 starts from G(0) = A(0) = the base commit; later starts are known before their exec
+    const start = bug.order === 1 ? chain.base_commit : input.mode === "oracle" ? goldPrev() : states.agent[bug.order - 1]!;
+    const result = await gradeOne(sandbox, input, parser, bug, { start, goldPrev: bug.order === 1 ? chain.base_commit : goldPrev() }, prelude);
+    states.agent.push(result.state);
     out.push(result);
     await onBug(result);
   }

@@ -12,6 +12,7 @@ import { docker, ensureImage } from "./docker";
 import type { SandboxLimits } from "./limits";
 import { CappedOutput } from "./output";
 import { PhaseClock, type PhaseOptions } from "./phase";
+import { Pristine, revertToImage, type RevertReport } from "./revert";
 import { tarOf } from "./tar";
 
 /**
@@ -55,12 +56,16 @@ const live = new Set<Sandbox>();
 
 export class Sandbox {
   private removal: Promise<void> | undefined;
+  private readonly pristine: Pristine;
 
   private constructor(
     readonly container: Docker.Container,
     readonly image: string,
     readonly limits: SandboxLimits,
-  ) {}
+    labels: Record<string, string>,
+  ) {
+    this.pristine = new Pristine(image, labels);
+  }
 
   static async start(image: string, limits: SandboxLimits, labels: Record<string, string> = {}): Promise<Sandbox> {
     if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
@@ -94,7 +99,7 @@ export class Sandbox {
     } catch (e) {
       throw new EnvironmentError(`cannot create a container from ${image}: ${coerceError(e).message}`);
     }
-    const sandbox = new Sandbox(container, image, limits);
+    const sandbox = new Sandbox(container, image, limits, labels);
     live.add(sandbox);
     try {
       await container.start();
@@ -208,6 +213,26 @@ export class Sandbox {
     }
   }
 
+  /**
+   * Brings the container back to its image (files and processes), as a fresh
+   * container of the image would be, without starting another: what the code
+   * under test left anywhere — outside /testbed, in ignored files, in .git —
+   * is gone. Replay then rebuilds its states from the patches.
+   */
+  revertToImage(): Promise<RevertReport> {
+    return revertToImage({
+      container: this.container,
+      image: this.image,
+      pristine: this.pristine,
+      restart: () => this.restart(),
+      putFiles: (files) => this.putFiles(files),
+      shell: async (script) => {
+        const r = await this.exec(script, { shell: "/bin/sh", env: ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"], timeoutMs: 120_000 });
+        return r.exitCode;
+      },
+    });
+  }
+
   /** Writes files into the container (no mounts): absolute paths → content. */
   async putFiles(files: Record<string, string | Buffer>): Promise<void> {
     try {
@@ -220,14 +245,14 @@ export class Sandbox {
   /** Always safe to call, also twice at once; the container and its anonymous volumes are gone afterwards. */
   remove(): Promise<void> {
     // one removal per container, however many callers (the chain's finally, Ctrl-C) ask
-    this.removal ??= this.container
-      .remove({ force: true, v: true })
-      .catch((e: unknown) => {
+    this.removal ??= Promise.all([
+      this.container.remove({ force: true, v: true }).catch((e: unknown) => {
         if ((e as { statusCode?: number }).statusCode !== 404) throw coerceError(e);
-      })
-      .then(() => {
-        live.delete(this);
-      });
+      }),
+      this.pristine.remove(),
+    ]).then(() => {
+      live.delete(this);
+    });
     return this.removal;
   }
 }

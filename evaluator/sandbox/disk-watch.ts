@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
 import type { SandboxLimits } from "./limits";
-export type Change = { Path: string; Kind: 0 | 1 | 2 };
+import type { Change } from "./revert-plan";
 
 export type DiskLimit = "disk_bytes" | "disk_files";
 export type DiskExceeded = { limit: DiskLimit; used: number; max: number };
