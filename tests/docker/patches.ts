@@ -7,15 +7,16 @@ import type { Predictions } from "@/evaluator/dataset";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { PredictionLine } from "@/lib/schemas/prediction";
 
-export type FileChange = { path: string; before: string | null; after: string | null };
+export type FileChange = { path: string; before: string | Buffer | null; after: string | Buffer | null };
 
-export function patchFor(changes: FileChange[]): string {
+/** `binary`: git's binary patches for non-text files (`GIT binary patch`), as `git diff --binary`. */
+export function patchFor(changes: FileChange[], opts: { binary?: boolean } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "chainswe-patch-"));
   const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_SYSTEM: "/dev/null" };
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" });
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
   try {
     git("init", "-q");
-    const put = (path: string, content: string | null) => {
+    const put = (path: string, content: string | Buffer | null) => {
       if (content === null) return rmSync(join(dir, path), { force: true });
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), content);
@@ -25,7 +26,7 @@ export function patchFor(changes: FileChange[]): string {
     git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "before");
     for (const c of changes) put(c.path, c.after);
     git("add", "-A");
-    return git("diff", "--cached", "HEAD");
+    return git("diff", "--cached", ...(opts.binary ? ["--binary"] : []), "HEAD");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

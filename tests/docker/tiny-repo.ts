@@ -54,19 +54,19 @@ def cube(a):
     return mul(square(a), a)
 `;
 
-const TESTS_V0 = `from calc.ops import add
+export const TESTS_V0 = `from calc.ops import add
 
 
 def test_add():
     assert add(2, 3) == 5
 `;
-const TESTS_V1 = `${TESTS_V0}
+export const TESTS_V1 = `${TESTS_V0}
 
 def test_mul():
     from calc.ops import mul
     assert mul(3, 4) == 12
 `;
-const TESTS_V2 = `${TESTS_V1}
+export const TESTS_V2 = `${TESTS_V1}
 
 def test_cube():
     from calc.ops import cube
