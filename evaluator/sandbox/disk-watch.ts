@@ -3,8 +3,10 @@
  * quota, so a patch could fill the host's disk (or its inodes, with empty
  * files) within one time limit. RLIMIT_FSIZE bounds single files; this watch
  * bounds the whole writable layer: it measures it through the engine (the
- * container cannot lie about it) every `diskPollMs` and reports the first
- * bound passed, bytes or paths.
+ * container cannot lie about it) and reports the first bound passed. Bytes are
+ * measured every `diskPollMs` (cheap: the engine sums the writable layer);
+ * paths every FILES_EVERY polls, because `docker diff` costs the engine about
+ * half a second per call.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
@@ -15,6 +17,9 @@ export type DiskLimit = "disk_bytes" | "disk_files";
 export type DiskExceeded = { limit: DiskLimit; used: number; max: number };
 
 type DiskBounds = Pick<SandboxLimits, "maxDiskBytes" | "maxDiskFiles">;
+
+/** Paths are counted on every FILES_EVERY-th poll (10 s at the default 2 s). */
+export const FILES_EVERY = 5;
 
 /** Pure: which bound a measurement passes, bytes first. */
 export function diskVerdict(m: { bytes?: number; files?: number }, bounds: DiskBounds): DiskExceeded | null {
@@ -36,6 +41,7 @@ export class DiskWatch {
   private fire: (e: DiskExceeded) => void = () => {};
   private running = false;
   private stopped = false;
+  private polls = 0;
 
   constructor(
     private readonly container: Docker.Container,
@@ -71,7 +77,7 @@ export class DiskWatch {
     const inspect = this.container.inspect.bind(this.container) as (o: { size: boolean }) => Promise<{ SizeRw?: number }>;
     const info = await inspect({ size: true });
     const bytes = diskVerdict({ bytes: info.SizeRw ?? 0 }, this.limits);
-    if (bytes || this.stopped) return bytes;
+    if (bytes || this.stopped || this.polls++ % FILES_EVERY !== FILES_EVERY - 1) return bytes;
     return diskVerdict({ files: (await containerChanges(this.container)).length }, this.limits);
   }
 }
