@@ -1,10 +1,12 @@
 /**
  * The HTTP API and `chainswe submit` against the real site: a token made on
  * /account submits with the CLI and waits for the evaluation; a bad file is
- * refused with its lines named and stores nothing; scopes are enforced; a
+ * refused with its lines named and stores nothing; scopes are enforced (a
+ * read-only token changes nothing, a revoked one is refused); a
  * cookie-authenticated upload from another origin (CSRF) is refused.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { DEMO_VERSION, ROOT } from "./site";
@@ -69,4 +71,55 @@ test("a cookie-authenticated upload from another site is refused (CSRF) and stor
   expect(forged.status()).toBe(403);
   const mine = ((await (await page.request.get("/api/v1/submissions?team=" + teamPath.split("/").pop())).json()) as { items: unknown[] }).items;
   expect(mine).toHaveLength(0);
+});
+
+test("a read-only token cannot submit, cancel, publish or re-run; a submit-only token cannot read; a revoked token is refused at once", async ({ page, playwright, baseURL }) => {
+  await signUp(page, `gina-${run}`);
+  const teamPath = await createTeamWithSystem(page, `Token team ${run}`, { name: "tok", model: "tok-model" });
+  const system = `${teamPath.split("/").pop()}/tok`;
+  const full = await createToken(page, "full", ["submit", "read"]);
+  const readOnly = await createToken(page, "read only", ["read"]);
+  const submitOnly = await createToken(page, "submit only", ["submit"]);
+  const api = await playwright.request.newContext({ baseURL });
+  const as = (token: string) => ({ authorization: `Bearer ${token}` });
+  const multipart = {
+    system,
+    dataset_version: DEMO_VERSION,
+    mode: "oracle",
+    chains: "moneyx-chain-1",
+    predictions: { name: "p.jsonl", mimeType: "application/x-ndjson", buffer: readFileSync(GOLD_ORACLE) },
+  };
+  const created = await api.post("/api/v1/submissions", { headers: as(full), multipart });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const state = async () => ((await (await api.get(`/api/v1/submissions/${id}`, { headers: as(readOnly) })).json()) as { visibility: string; status: string });
+
+  const writes: [string, Parameters<typeof api.post>[1]][] = [
+    ["/api/v1/submissions", { multipart }],
+    [`/api/v1/submissions/${id}/cancel`, {}],
+    [`/api/v1/submissions/${id}/publication`, { data: { action: "request_publication" } }],
+    [`/api/v1/submissions/${id}/rerun`, {}],
+  ];
+  for (const [path, options] of writes) {
+    const res = await api.post(path, { ...options, headers: as(readOnly) });
+    expect(res.status(), `read-only token: ${path}`).toBe(401);
+    expect(res.headers()["www-authenticate"]).toContain("Bearer");
+  }
+  for (const path of [`/api/v1/submissions/${id}`, `/api/v1/submissions/${id}/results.jsonl`, `/api/v1/submissions?team=${teamPath.split("/").pop()}`]) {
+    expect((await api.get(path, { headers: as(submitOnly) })).status(), `submit-only token: ${path}`).toBe(401);
+  }
+  expect((await state()).status).not.toBe("cancelled");
+  expect((await state()).visibility).toBe("private");
+
+  // revoked on /account: refused from then on, for reading and for writing
+  await page.goto("/account");
+  await page.getByRole("button", { name: "Revoke token full" }).click();
+  await expect(page.getByRole("button", { name: "Revoke token full" })).toHaveCount(0);
+  expect((await api.get(`/api/v1/submissions/${id}`, { headers: as(full) })).status()).toBe(401);
+  expect((await api.post(`/api/v1/submissions/${id}/cancel`, { headers: as(full) })).status()).toBe(401);
+  expect((await api.post("/api/v1/submissions", { headers: as(full), multipart })).status()).toBe(401);
+  expect((await state()).status).not.toBe("cancelled");
+  // the team's session still may (and frees the worker)
+  expect((await page.request.post(`/api/v1/submissions/${id}/cancel`, { headers: { origin: baseURL! } })).status()).toBe(200);
+  await api.dispose();
 });
