@@ -15,6 +15,7 @@ import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
+import { QUEUE_LABEL } from "@/evaluator/queue/labels";
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
 import { docker, type Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
 import { EnvironmentError, coerceError } from "@/lib/errors";
@@ -66,6 +67,7 @@ export async function startDistributedWorker(o: DistributedWorkerOptions): Promi
   // this worker's presence key, which tells other workers on its engine that its containers are alive
   const presence = new Redis(connection);
   const running = new Set<Replay>();
+  const queueId = `redis:${connection.host}:${connection.port}/${connection.db ?? 0}`;
   const presenceTtlS = Math.max(5, Math.ceil((o.lockMs * 3) / 1000));
 
   const report = async (r: Report) => {
@@ -81,7 +83,8 @@ export async function startDistributedWorker(o: DistributedWorkerOptions): Promi
   /** Containers on this engine whose worker's presence key has expired: their worker died. */
   const reapOrphans = async () => {
     try {
-      const containers = await docker().listContainers({ all: true, filters: { label: [WORKER_LABEL] } });
+      // only this deployment's sandboxes: another queue on the same engine has its own reaper
+      const containers = await docker().listContainers({ all: true, filters: { label: [WORKER_LABEL, `${QUEUE_LABEL}=${queueId}`] } });
       for (const c of containers) {
         const owner = c.Labels[WORKER_LABEL]!;
         if (owner === o.workerId || (await presence.exists(presenceKey(owner)))) continue;
@@ -111,6 +114,7 @@ export async function startDistributedWorker(o: DistributedWorkerOptions): Promi
         },
         limits: o.limits,
         labels: {
+          [QUEUE_LABEL]: queueId,
           "chainswe.job": job.jobId,
           "chainswe.lease": job.leaseOwner,
           "chainswe.submission": job.submissionId,

@@ -6,18 +6,30 @@
  * lease and the lease has not run out. Workers reap at start and whenever they
  * claim a job an earlier attempt may have left a container for.
  */
+import { createHash } from "node:crypto";
+import { env } from "@/env";
 import { docker } from "@/evaluator/sandbox";
+import { sqliteFilePath } from "@/lib/db-url";
+import { QUEUE_LABEL } from "./labels";
 import { db } from "@/lib/db";
 import { coerceError } from "@/lib/errors";
 import type { ClaimedJob } from "./payload";
 
 export const JOB_LABEL = "chainswe.job";
+export { QUEUE_LABEL };
+
+/** This process's database queue, as a label value: a digest of where the database is. */
+export function databaseQueueId(): string {
+  const url = env().DATABASE_URL;
+  return `db:${createHash("sha256").update(sqliteFilePath(url) ?? url).digest("hex").slice(0, 16)}`;
+}
 export const LEASE_LABEL = "chainswe.lease";
 export const SUBMISSION_LABEL = "chainswe.submission";
 
 /** Labels of the sandbox a claimed job runs in (next to Sandbox's own chainswe.sandbox=1). */
 export function jobSandboxLabels(job: ClaimedJob): Record<string, string> {
   return {
+    [QUEUE_LABEL]: databaseQueueId(),
     [JOB_LABEL]: job.jobId,
     [LEASE_LABEL]: job.leaseOwner,
     [SUBMISSION_LABEL]: job.payload.submissionId,
@@ -37,7 +49,7 @@ export function isOrphan(leaseLabel: string | undefined, job: JobLease | undefin
 /** Removes every orphaned queue sandbox; answers how many. Engine trouble is reported, never thrown. */
 export async function reapOrphanSandboxes(log: (line: string) => void, now: Date = new Date()): Promise<number> {
   try {
-    const containers = await docker().listContainers({ all: true, filters: { label: [JOB_LABEL] } });
+    const containers = await docker().listContainers({ all: true, filters: { label: [JOB_LABEL, `${QUEUE_LABEL}=${databaseQueueId()}`] } });
     const ids = [...new Set(containers.map((c) => c.Labels[JOB_LABEL]).filter((id): id is string => !!id))];
     const jobs = await db.evaluationJob.findMany({
       where: { id: { in: ids } },

@@ -119,10 +119,10 @@ const status = async (id: string) => (await db.submission.findUniqueOrThrow({ wh
 /** Every bug of the submission graded exactly once, all resolved (the gold patches), every job done. */
 async function expectGradedOnce(id: string, bugs: number): Promise<void> {
   expect(await status(id)).toBe("completed");
-  const rows = await db.bugResult.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, resolved: true } });
+  const rows = await db.bugResult.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, resolved: true, fingerprint: true, log: true } });
   expect(rows).toHaveLength(bugs);
   expect(new Set(rows.map((r) => `${r.continuousId}#${r.order}`)).size).toBe(bugs);
-  expect(rows.every((r) => r.resolved)).toBe(true);
+  expect(rows.filter((r) => !r.resolved).map((r) => `${r.continuousId}#${r.order} ${r.fingerprint}: ${r.log.slice(-600)}`)).toEqual([]);
   const jobs = await db.evaluationJob.findMany({ where: { submissionId: id }, select: { status: true } });
   expect(jobs.every((j) => j.status === "done")).toBe(true);
 }
