@@ -183,6 +183,19 @@ function bugTimes(logs: string[]): { bugs: BugTime[]; chains: ChainTime[] } {
   return { bugs, chains };
 }
 
+const ENDED = /job (\S+), attempt \d+\): ((?:failed|will retry|released|lease lost|no longer ours|removed orphaned).*)$/;
+
+/** Distinct reasons (ids and times stripped) an attempt of one of `jobIds` ended without results. */
+function retryReasons(logs: string[], jobIds: Set<string>): string[] {
+  const reasons = new Set<string>();
+  for (const line of logs.join("\n").split("\n")) {
+    const m = ENDED.exec(line);
+    if (m && jobIds.has(m[1]!)) reasons.add(m[2]!.replace(/\d{4}-\d\d-\d\dT\S+Z/g, "…").slice(0, 200));
+    if (/removed orphaned sandbox/.test(line)) reasons.add(line.replace(/^\S+Z /, "").slice(0, 200));
+  }
+  return [...reasons].slice(0, 5);
+}
+
 // ------------------------------------------------------------ one configuration
 
 type Figures = {
@@ -199,6 +212,8 @@ type Figures = {
   laterBugMean: number;
   tailMean: number;
   retried: number;
+  /** why attempts ended without results, from the workers' and dispatcher's logs (distinct, first few) */
+  retryReasons: string[];
   watch: Watch;
 };
 
@@ -208,7 +223,11 @@ async function throughput(fleet: Fleet): Promise<Figures> {
   const w = await watch(ids, t0);
   const subs = await db.submission.findMany({ where: { id: { in: ids } }, select: { status: true, finishedAt: true } });
   const failed = subs.filter((s) => s.status !== "completed").length;
-  if (failed) throw new Error(`${failed} submission(s) did not complete: ${subs.map((s) => s.status).join(", ")}`);
+  if (failed) {
+    const why = await db.evaluationJob.findMany({ where: { submissionId: { in: ids }, status: "failed" }, select: { continuousId: true, attempts: true, lastError: true } });
+    const lines = why.map((j) => `  ${j.continuousId} after ${j.attempts} attempt(s): ${(j.lastError ?? "").split("\n")[0]}`);
+    throw new Error(`${failed} submission(s) did not complete (${subs.map((s) => s.status).join(", ")}):\n${lines.join("\n")}`);
+  }
   const end = Math.max(...subs.map((s) => s.finishedAt!.getTime()));
   const wallS = (end - t0) / 1000;
   const jobs = await db.evaluationJob.findMany({ where: { submissionId: { in: ids } }, select: { id: true, submissionId: true, continuousId: true, attempts: true } });
@@ -237,6 +256,7 @@ async function throughput(fleet: Fleet): Promise<Figures> {
     laterBugMean: mean(own.filter((b) => !b.first).map(overhead)),
     tailMean: mean(timed.chains.filter((c) => jobOf.has(c.jobId)).map((c) => c.tailS)),
     retried: jobs.filter((j) => j.attempts > 1).length,
+    retryReasons: retryReasons([...fleet.workers, ...fleet.others].map((p) => p.log()), new Set(jobOf.keys())),
     watch: w,
   };
 }
@@ -328,8 +348,10 @@ function printFigures(all: Figures[]): void {
   for (const f of all) {
     console.log(`  ${f.label.padEnd(24)} first verdict shown ${fmt((f.watch.firstProgress ?? NaN) / 1000, 2)}   first BugResult row ${fmt((f.watch.firstResult ?? NaN) / 1000, 2)}`);
   }
-  const retried = all.reduce((s, f) => s + f.retried, 0);
-  if (retried) console.log(`note: ${retried} chain(s) needed a second attempt (another run's worker reaping this engine's sandboxes?): figures include the retry`);
+  for (const f of all.filter((g) => g.retried)) {
+    console.log(`note: ${f.label}: ${f.retried} chain(s) needed another attempt (figures include it); from the logs:`);
+    for (const r of f.retryReasons) console.log(`    ${r}`);
+  }
 }
 
 // ------------------------------------------------------------ main
@@ -348,6 +370,7 @@ async function main(): Promise<void> {
 
   const figures: Figures[] = [];
   const ttfr: { label: string; progress: number[]; result: number[] }[] = [];
+  const failures: string[] = [];
   let redis: { proc: Proc; url: string } | null = null;
   for (const kind of modes) {
     if (kind === "distributed") redis = await startRedis();
@@ -355,8 +378,13 @@ async function main(): Promise<void> {
       log(`${kind}, ${n} worker(s): ${SYSTEM} Oracle + Seq…`);
       const fleet = await startFleet(kind, n, redis?.url ?? null, `${kind[0]}${n}`);
       try {
-        figures.push(await throughput(fleet));
-        if (n === WORKERS[0] && REPEAT > 0) {
+        const f = await throughput(fleet).catch((e: unknown) => {
+          // one broken configuration (e.g. another run's worker reaping this engine's sandboxes) does not lose the others' figures
+          failures.push(`${kind}, ${n} worker(s): ${e instanceof Error ? e.message : String(e)}`);
+          return null;
+        });
+        if (f) figures.push(f);
+        if (f && n === WORKERS[0] && REPEAT > 0) {
           log(`${kind}, ${n} worker(s) idle: first result of a one-chain submission (${firstChain.continuous_id}), ${REPEAT}×…`);
           ttfr.push({ label: `${kind}, ${n} worker${n > 1 ? "s" : ""}`, ...(await firstResult(firstChain.continuous_id)) });
         }
@@ -378,6 +406,8 @@ async function main(): Promise<void> {
         `first verdict shown ${s(t.progress)} | first BugResult row (chain stored) ${s(t.result)}`,
     );
   }
+  for (const f of failures) console.log(`NOT MEASURED: ${f}`);
+  if (failures.length) process.exitCode = 1;
   const foreignAfter = await foreignSandboxes(ownSubmissions);
   if (foreignBefore || foreignAfter) console.log(`note: another run's sandboxes shared this engine (${foreignBefore} before, ${foreignAfter} after): noisy figures`);
 }
