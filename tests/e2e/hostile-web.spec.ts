@@ -186,7 +186,8 @@ test("HTML and script in team, system, model, scaffold, configuration, display n
     team: `<script>window.__hw=2</script><b>T ${run}</b>`,
     system: `<img src=x onerror="window.__hw=3"><i>sys</i>`,
     model: `</script><script>window.__hw=4</script>m-${run}`,
-    scaffold: `<svg onload="window.__hw=5">scaffold</svg>`,
+    /** also a spreadsheet formula, for the CSV export */
+    scaffold: `=HYPERLINK("https://evil.example/","x")<svg onload="window.__hw=5">scaffold</svg>`,
     config: `"><iframe src="javascript:window.__hw=6"></iframe>`,
     notes: `<script>window.__hw=7</script>notes`,
     link: `<a href="javascript:window.__hw=8">docs</a>`,
@@ -249,6 +250,8 @@ test("HTML and script in team, system, model, scaffold, configuration, display n
     const visitor = await (await browser.newContext({ baseURL: process.env.E2E_BASE_URL })).newPage();
     visitor.on("dialog", (d) => void (dialogs.push(d.message()), d.dismiss()));
     await shownAsText(visitor, `/?version=${DEMO_VERSION}&mode=oracle`, [N.system, N.model, N.scaffold, N.config, N.team]);
+    const csv = await (await visitor.request.get(`/api/v1/leaderboard?version=${DEMO_VERSION}&mode=oracle&format=csv`)).text();
+    expect(csv).toContain(`"'=HYPERLINK(""https://evil.example/"",""x"")<svg onload=""window.__hw=5"">scaffold</svg>"`);
     await shownAsText(visitor, "/submissions", [N.system, N.team]);
     await shownAsText(visitor, `/submissions/${id}`, [N.system, N.model, N.scaffold, N.config, N.notes, "<b>key</b>"]);
     await shownAsText(visitor, `/submissions/${id}/chains/${CHAIN}/bugs/1`, [N.system, N.model, N.team]);
@@ -325,7 +328,11 @@ test("another team's private submission (or system) id is answered exactly like 
       expect([404, 401, 200], what).toContain(real.status());
       if (route.name.startsWith("POST") && asker.name !== "a visitor") expect(real.status(), what).toBe(404);
       if (!route.name.startsWith("list") && !route.name.startsWith("POST")) expect(real.status(), what).toBe(404);
-      const normal = async (r: APIResponse, id: string) => (await r.text()).replaceAll(id, "<id>");
+      // a page's 404 streams the same rows, but in an order that depends on timing: compared as a set of rows
+      const normal = async (r: APIResponse, id: string) => {
+        const text = (await r.text()).replaceAll(id, "<id>");
+        return r.headers()["content-type"]?.startsWith("text/html") ? text.split("\\n").sort().join("\n") : text;
+      };
       expect(await normal(real, secret), what).toBe(await normal(fake, made));
     }
   }
