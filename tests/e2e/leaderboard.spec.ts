@@ -199,7 +199,7 @@ test("from a row to its submission, and from there to a bug's log", async ({ pag
   await shot(page, "submission");
   const log = page.getByRole("link", { name: "log", exact: true }).first();
   const href = await log.getAttribute("href");
-  expect(href).toMatch(/\/logs\//);
+  expect(href).toMatch(/\/chains\/[^/]+\/bugs\/\d+\/log$/);
   const res = await page.request.get(href!);
   expect(res.status()).toBe(200);
   expect(await res.text()).toMatch(/passed|failed|error/i);
