@@ -124,8 +124,7 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
    * abort key), a finished one is forgotten.
    */
   async function withdrawUnwanted(): Promise<void> {
-    const client = redis;
-    const owners = await client.smembers(DISPATCHED_SET);
+    const owners = await redis.smembers(DISPATCHED_SET);
     if (owners.length === 0) return;
     const wanted = await db.evaluationJob.findMany({ where: { status: "running", leaseOwner: { in: owners } }, select: { leaseOwner: true } });
     const keep = new Set(wanted.map((w) => w.leaseOwner));
@@ -136,10 +135,10 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
         await chains.remove(chainJobId(owner));
         o.log(`${owner}: no longer wanted; taken off the queue`);
       } else if (state === "active") {
-        if ((await client.set(abortKey(owner), "1", "EX", 3600, "NX")) === "OK") o.log(`${owner}: no longer wanted; its worker is told to stop`);
+        if ((await redis.set(abortKey(owner), "1", "EX", 3600, "NX")) === "OK") o.log(`${owner}: no longer wanted; its worker is told to stop`);
         continue;
       }
-      await client.srem(DISPATCHED_SET, owner);
+      await redis.srem(DISPATCHED_SET, owner);
     }
   }
 

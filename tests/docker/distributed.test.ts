@@ -40,21 +40,20 @@ const children = new Set<ChildProcess>();
 
 type Proc = { child: ChildProcess; log: () => string; exited: Promise<void> };
 
-function start(name: string, args: string[], env: Record<string, string>): Proc {
+function start(args: string[], env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ["bin/chainswe.mjs", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
   let text = "";
   child.stdout!.on("data", (c: Buffer) => (text += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (text += c.toString()));
   const exited = new Promise<void>((resolve) => child.on("exit", () => (children.delete(child), resolve())));
-  void name;
   return { child, log: () => text, exited };
 }
 
 const redisUrl = () => `redis://127.0.0.1:${redisPort}`;
 
 function startWorker(id: string, extraEnv: Record<string, string> = {}): Proc {
-  return start(id, ["worker", "--redis", redisUrl(), "--concurrency", "1", "--lock-seconds", "3", "--worker-id", id], {
+  return start(["worker", "--redis", redisUrl(), "--concurrency", "1", "--lock-seconds", "3", "--worker-id", id], {
     DATABASE_URL: UNREACHABLE_DB,
     CHAINSWE_TEST_TIMEOUT_S: "120",
     ...extraEnv,
@@ -62,7 +61,7 @@ function startWorker(id: string, extraEnv: Record<string, string> = {}): Proc {
 }
 
 function startDispatcher(): Proc {
-  return start("dispatcher", ["dispatcher", "--redis", redisUrl(), "--lease-seconds", "5", "--poll-seconds", "0.3"], { DATABASE_URL: pgUrl });
+  return start(["dispatcher", "--redis", redisUrl(), "--lease-seconds", "5", "--poll-seconds", "0.3"], { DATABASE_URL: pgUrl });
 }
 
 async function stop(p: Proc, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
