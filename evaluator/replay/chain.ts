@@ -5,11 +5,14 @@
  *
  * Code under test runs as root and can change anything in the container — a
  * `.pth` file in site-packages, a `python3` earlier on PATH, ignored files,
- * objects and config in /testbed/.git — so before bug k ≥ 2 the container is
- * brought back to its image (Sandbox.revertToImage) and bug k's exec rebuilds
- * its start from the patches alone: G(0..k-1), and for Seq A(1..k-1) by
- * replaying the earlier model patches. Commits are reproducible, so the rebuilt
- * states must have the ids first recorded; if not, that is an environment error.
+ * objects and config in /testbed/.git — so after a run that may have executed
+ * submitted code, the container is brought back to its image
+ * (Sandbox.revertToImage) and bug k's exec rebuilds its start from the patches
+ * alone: G(0..k-1), and for Seq A(1..k-1) by replaying the earlier model
+ * patches. Commits are reproducible, so the rebuilt states must have the ids
+ * first recorded; if not, that is an environment error. After a run of the
+ * dataset's own code only (see datasetCodeOnly) the revert is skipped: that run
+ * is the one `validate` makes, and a revert costs about a second.
  */
 import { randomBytes } from "node:crypto";
 import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from "@/evaluator/diff";
@@ -176,7 +179,7 @@ async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, at: { start: str
   const note = unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "";
   // the rebuild of the start state is the same for every submission: the log keeps this bug's own steps
   const own = setup.indexOf(`${token} PREPARE\n`);
-  const rebuilt = bug.order > 1 ? `>>> container reverted to its image; start state rebuilt from the patches before bug ${bug.order}\n` : "";
+  const rebuilt = bug.order > 1 && prelude ? `>>> container reverted to its image; start state rebuilt from the patches before bug ${bug.order}\n` : "";
   return {
     method: method === "none" ? null : (method as ApplyMethod),
     discarded: tags.filter((t) => t.key === "DISCARDED").map((t) => t.rest),
@@ -259,17 +262,35 @@ export async function replayChain(
   const parser = checkChainForReplay(chain);
   const states: ChainStates = { gold: [chain.base_commit], agent: [chain.base_commit] };
   const out: BugArtifacts[] = [];
+  // A(0) is the base commit; "clean" = only the dataset's own code has run in the container so far
+  let agentStateDatasetOnly = true;
+  let clean = true;
   for (const bug of chain.bug_fixes) {
-    // what bug k-1's run left anywhere in the container must not reach bug k
-    if (bug.order > 1) await sandbox.revertToImage();
-    const prelude = rebuildPrelude(input, bug.order, states);
+    // what a run of submitted code left anywhere in the container must not reach bug k
+    const reverted = !clean;
+    if (reverted) await sandbox.revertToImage();
+    // bug 1 builds the gold states; after a revert bug k rebuilds its start; otherwise the states are there
+    const prelude = bug.order === 1 || reverted ? rebuildPrelude(input, bug.order, states) : undefined;
     const goldPrev = (): string => states.gold[bug.order - 1]!;
     // bug 1 starts from G(0) = A(0) = the base commit; later starts are known before their exec
     const start = bug.order === 1 ? chain.base_commit : input.mode === "oracle" ? goldPrev() : states.agent[bug.order - 1]!;
     const result = await gradeOne(sandbox, input, parser, bug, { start, goldPrev: bug.order === 1 ? chain.base_commit : goldPrev() }, prelude);
+    const startDatasetOnly = input.mode === "oracle" || agentStateDatasetOnly;
+    clean = datasetCodeOnly(startDatasetOnly, result.bug.patch_applied, result.modelPatch, bug.patch);
+    agentStateDatasetOnly = clean;
     states.agent.push(result.state);
     out.push(result);
     await onBug(result);
   }
   return out;
+}
+
+/**
+ * Pure: whether a bug's test run can have executed only the dataset's own code
+ * — its start state held dataset content only, and the model patch put nothing
+ * of its own there (not applied, or byte for byte the gold patch). Tree
+ * equality would not do: a patch can also leave ignored files git never commits.
+ */
+export function datasetCodeOnly(startDatasetOnly: boolean, patchApplied: boolean, modelPatch: string, goldPatch: string): boolean {
+  return startDatasetOnly && (!patchApplied || modelPatch === goldPatch);
 }

@@ -205,8 +205,22 @@ export class Sandbox {
 
   /** Kills PID 1 (so every process dies with it) and starts the container again; files are kept. */
   async restart(): Promise<void> {
+    await this.stop();
+    await this.startAgain();
+  }
+
+  /** Kills PID 1 and every process with it; resolves once the engine has the container stopped. */
+  private async stop(): Promise<void> {
     try {
       await this.container.kill({ signal: "SIGKILL" }).catch(() => undefined);
+      await this.container.wait({ condition: "not-running" });
+    } catch (e) {
+      throw new EnvironmentError(`container of ${this.image} could not be stopped: ${coerceError(e).message}`);
+    }
+  }
+
+  private async startAgain(): Promise<void> {
+    try {
       await this.container.start();
     } catch (e) {
       throw new EnvironmentError(`container of ${this.image} could not be recovered: ${coerceError(e).message}`);
@@ -224,7 +238,8 @@ export class Sandbox {
       container: this.container,
       image: this.image,
       pristine: this.pristine,
-      restart: () => this.restart(),
+      stop: () => this.stop(),
+      start: () => this.startAgain(),
       putFiles: (files) => this.putFiles(files),
       shell: async (script) => {
         const r = await this.exec(script, { shell: "/bin/sh", env: ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"], timeoutMs: 120_000 });

@@ -15,9 +15,10 @@ import { reportSchema } from "@/evaluator/analysis/report";
 import { DEMO_DATASET, demoPredictionFiles, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
-import { defaultLimits, docker } from "@/evaluator/sandbox";
+import { defaultLimits } from "@/evaluator/sandbox";
 import { modeSchema } from "@/lib/schemas/prediction";
 import { fingerprintSchema } from "@/lib/schemas/results";
+import { sandboxesSinceLoad } from "./engine";
 
 const run = promisify(execFile);
 const CLI = ["bin/chainswe.mjs"];
@@ -132,6 +133,6 @@ describe("validate (CLI)", () => {
     expect(failed?.stdout).not.toContain(`FAIL ${dataset.chains[1]!.continuous_id}`);
     expect(failed?.stdout).toContain("1/2 chain(s) valid");
     // the failed chain's container went away like the others
-    expect(await docker().listContainers({ all: true, filters: { label: ["chainswe.sandbox=1"] } })).toEqual([]);
+    expect(await sandboxesSinceLoad()).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { evaluate, readResults } from "@/evaluator/replay";
 import { Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
 import type { Mode } from "@/lib/schemas/prediction";
 import { OPS_V0, OPS_V1, buildTinyRepo, type TinyRepo } from "./tiny-repo";
+import { sandboxesSinceLoad } from "./engine";
 import { patchFor, predictionsFor } from "./patches";
 
 let tiny: TinyRepo;
@@ -22,10 +23,7 @@ beforeAll(async () => {
 
 const datasetOf = (t: TinyRepo): Dataset => ({ path: "tiny.jsonl", sha256: "tiny", chains: [t.chain], warnings: [] });
 
-async function sandboxContainers(): Promise<string[]> {
-  const list = await docker().listContainers({ all: true, filters: { label: ["chainswe.sandbox=1"] } });
-  return list.map((c) => c.Id);
-}
+const sandboxContainers = () => sandboxesSinceLoad();
 
 async function run(mode: Mode, patches: Record<number, string>, timeoutS = 60) {
   const outDir = mkdtempSync(join(tmpdir(), "chainswe-run-"));
