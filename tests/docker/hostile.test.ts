@@ -151,6 +151,34 @@ subprocess.run(["git", "-C", "/testbed", "config", "core.fsmonitor", "/testbed/.
     expect(bugs[1]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_cube"]);
     expect(logs[1]).not.toContain("FORGED-BY-FAKE-PYTHON");
   });
+
+  // Proves the revert does not start the container on the patch's programs: bug 1 swaps
+  // /usr/bin/bash (PID 1's shell) for a wrapper that, as PID 1, plants the plugin again
+  // every 0.2 s. The files are copied back before the container starts, so bug 2's PID 1
+  // is the image's bash and nothing plants anything.
+  it("Oracle: a /usr/bin/bash replaced by bug 1 is not what PID 1 runs for bug 2", async () => {
+    const plant = [
+      `echo ${Buffer.from(PASS_EVERYTHING).toString("base64")} | base64 -d > /usr/lib/python3/dist-packages/chainswe_evil_plugin.py`,
+      `echo "import os; os.environ['PYTEST_ADDOPTS'] = '-p chainswe_evil_plugin'" > /etc/python3.11/sitecustomize.py`,
+    ].join("; ");
+    const wrapper = ["#!/bin/sh", `if [ "$$" = 1 ]; then ( while :; do ${plant}; sleep 0.2; done ) & fi`, 'exec /usr/bin/bash.real "$@"', ""].join("\n");
+    const planter = opsRunning(`
+import os, shutil
+shutil.copy2("/usr/bin/bash", "/usr/bin/bash.real")
+with open("/usr/bin/bash.new", "w") as _f:
+    _f.write(${JSON.stringify(wrapper)})
+os.chmod("/usr/bin/bash.new", 0o755)
+os.rename("/usr/bin/bash.new", "/usr/bin/bash")
+`);
+    const { bugs, logs } = await gradeHostile(hostileChain(tiny, "bash-pid1"), "oracle", {
+      1: patchFor([{ path: "calc/ops.py", before: OPS_V0, after: planter }]),
+      2: "",
+    });
+    expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false });
+    expect(bugs[1]).toMatchObject({ resolved: false, fingerprint: "no_usable_patch", tampered: false });
+    expect(bugs[1]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_cube"]);
+    expect(logs[1]).not.toContain("chainswe_evil_plugin");
+  });
 });
 
 describe("patch shapes", () => {
