@@ -57,7 +57,7 @@ export function registerMine(program: Command): void {
     .requiredOption("--repos <dir>", "git clones named owner__repo")
     .requiredOption("--out <file>", "candidate chains (JSONL); drops go to <file>.dropped.jsonl")
     .option("--max-length <n>", "longest window emitted", "5")
-    .addOption(new Option("--overlap <level>", "what two bugs must share: a class or function, or only a file").choices(OVERLAP_LEVELS).default("symbol"))
+    .addOption(new Option("--overlap <level>", "what two bugs' gold patches must share: any modified file (the paper's filter), or a class or function").choices(OVERLAP_LEVELS).default("file"))
     .option("--verify <rundir>", "re-execute every candidate's gold replay in Docker (run kept in <rundir>); keep only chains that pass, rejections with reasons in <file>.rejected.jsonl")
     .option("--concurrency <n>", "chains replayed at once with --verify", "2")
     .action(mineCommand);

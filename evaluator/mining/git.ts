@@ -17,14 +17,16 @@ type Git = { code: number; stdout: string; stderr: string };
 function git(cwd: string, args: string[], input?: string): Promise<Git> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
-    const child = spawn("git", args, { cwd, env });
+    const child = spawn("git", args, { cwd, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.stdout!.on("data", (b: Buffer) => out.push(b));
+    child.stderr!.on("data", (b: Buffer) => err.push(b));
     child.on("error", (e) => reject(new EnvironmentError(`git ${args[0]}: ${e.message}`, { cause: e })));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-    child.stdin.end(input ?? "");
+    // git exits before reading a patch it cannot use; its exit code says why, not EPIPE
+    child.stdin?.on("error", () => undefined);
+    child.stdin?.end(input);
   });
 }
 

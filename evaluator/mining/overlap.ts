@@ -31,7 +31,8 @@ export type ChangedLines = {
 /** What one bug's gold patch modifies: files and `path::Qualified.name` symbols. */
 export type Footprint = { files: string[]; symbols: string[] };
 
-export const OVERLAP_LEVELS = ["symbol", "file"] as const;
+/** `file`: any shared modified file, class or function (the paper's filter); `symbol`: a shared class or function. */
+export const OVERLAP_LEVELS = ["file", "symbol"] as const;
 export type OverlapLevel = (typeof OVERLAP_LEVELS)[number];
 
 /** Two bugs of a window (1-based positions) and what their gold patches both modify. */
@@ -82,8 +83,8 @@ const intersect = (a: string[], b: string[]) => a.filter((x) => b.includes(x));
 
 /**
  * Every pair of a window's bugs whose gold patches share something at the level asked
- * for: a file, or a class or function (`symbol`, the default). Shared files are recorded
- * at either level.
+ * for: a file (the default; a shared class or function implies one), or a class or
+ * function (`symbol`). Everything shared is recorded at either level.
  */
 export function pairwiseOverlap(footprints: Footprint[], level: OverlapLevel): PairOverlap[] {
   const pairs: PairOverlap[] = [];

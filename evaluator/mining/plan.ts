@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Instance } from "./instances";
-import { pairwiseOverlap, type Footprint, type OverlapLevel, type PairOverlap } from "./overlap";
+import { OVERLAP_LEVELS, pairwiseOverlap, type Footprint, type OverlapLevel, type PairOverlap } from "./overlap";
 
 export const JOIN_REASONS = ["successor", "apply_check"] as const;
 export type JoinReason = (typeof JOIN_REASONS)[number];
@@ -15,7 +15,7 @@ export type JoinReason = (typeof JOIN_REASONS)[number];
 export const miningRecordSchema = z.object({
   /** link k joins bug k and bug k+1 */
   links: z.array(z.object({ from: z.string(), to: z.string(), reason: z.enum(JOIN_REASONS) })),
-  overlap_level: z.enum(["symbol", "file"]),
+  overlap_level: z.enum(OVERLAP_LEVELS),
   overlap: z.array(z.object({ a: z.number().int(), b: z.number().int(), files: z.array(z.string()), symbols: z.array(z.string()) })),
   footprints: z.array(z.object({ files: z.array(z.string()), symbols: z.array(z.string()) })),
 });
