@@ -84,7 +84,8 @@ const DEFAULT_IMAGE: Record<Source, (id: string) => string> = {
 
 function defaultTestCmds(testPatch: string): string[] {
   const files = touchedFiles(testPatch).filter((f) => f.endsWith(".py"));
-  return [`python -m pytest -rA ${files.join(" ")}`.trim()];
+  // python3: SWE-bench images have it beside `python`, plain Debian images only it
+  return [`python3 -m pytest -rA -p no:cacheprovider ${files.join(" ")}`.trim()];
 }
 
 type Parsed = { source: Source; raw: z.infer<typeof common> & { test_cmds?: string[]; log_parser?: string; install_config?: { test_cmd: string[]; log_parser: string } } };
