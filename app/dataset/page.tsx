@@ -4,6 +4,7 @@
  */
 import type { Metadata } from "next";
 import { DatasetExportLinks } from "@/components/DatasetExportLinks";
+import { DatasetSourcesTable } from "@/components/DatasetSourcesTable";
 import { DatasetRepositoriesTable, DatasetVersionsTable } from "@/components/DatasetTables";
 import { getDatasetIndex } from "@/lib/data/dataset-browser";
 
@@ -30,6 +31,7 @@ export default async function DatasetPage() {
             <section key={v.version} id={`repos-${v.version}`} aria-labelledby={`repos-${v.version}-heading`}>
               <h2 id={`repos-${v.version}-heading`}>Repositories in {v.version}</h2>
               <DatasetRepositoriesTable version={v.version} repositories={v.repositories} />
+              {v.by_source && v.by_source.length > 0 && <DatasetSourcesTable version={v.version} sources={v.by_source} />}
             </section>
           ))}
           <DatasetExportLinks label="repositories (every version)" href={exportHref("repositories")} />
