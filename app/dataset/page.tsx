@@ -4,8 +4,7 @@
  */
 import type { Metadata } from "next";
 import { DatasetExportLinks } from "@/components/DatasetExportLinks";
-import { DatasetSourcesTable } from "@/components/DatasetSourcesTable";
-import { DatasetRepositoriesTable, DatasetVersionsTable } from "@/components/DatasetTables";
+import { DatasetRepositoriesTable, DatasetSourcesTable, DatasetVersionsTable } from "@/components/DatasetTables";
 import { getDatasetIndex } from "@/lib/data/dataset-browser";
 
 export const metadata: Metadata = { title: "Dataset · ChainSWE" };

@@ -7,8 +7,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DatasetExportLinks } from "@/components/DatasetExportLinks";
-import { DatasetSourcesTable } from "@/components/DatasetSourcesTable";
-import { DatasetChainsTable, DatasetPositionsTable, datasetHref } from "@/components/DatasetTables";
+import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/DatasetTables";
 import { getDatasetVersionView } from "@/lib/data/dataset-browser";
 import { datasetVersionQuerySchema, pageQuery, shownRateKeys, type Population } from "@/lib/dataset-view";
 
