@@ -5,6 +5,8 @@
  */
 import Link from "next/link";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
+import type { DatasetStats } from "@/lib/schemas/columns";
+import { DatasetCountsTable } from "./DatasetCountsTable";
 import {
   RATE_KEYS,
   type DatasetBugRow,
@@ -104,35 +106,14 @@ export function DatasetVersionsTable({ versions }: { versions: DatasetVersionRow
 }
 
 export function DatasetRepositoriesTable({ version, repositories }: { version: string; repositories: RepositoryRow[] }) {
-  return (
-    <div className="table-scroll">
-      <table className="ds-sticky">
-        <caption>Repositories of {version}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Repository</th>
-            <th scope="col" className="num">
-              Chains
-            </th>
-            <th scope="col" className="num">
-              Bugs
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {repositories.map((r) => (
-            <tr key={r.repo}>
-              <th scope="row">{r.repo}</th>
-              <td className="num">
-                <Link href={datasetHref(version, { repo: r.repo })}>{r.chains}</Link>
-              </td>
-              <td className="num">{r.bugs}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const rows = repositories.map((r) => ({ name: r.repo, chains: r.chains, bugs: r.bugs, href: datasetHref(version, { repo: r.repo }) }));
+  return <DatasetCountsTable caption={`Repositories of ${version}`} heading="Repository" rows={rows} />;
+}
+
+/** The paper's Table 7 from the version's stored statistics ("mixed": bugs from several benchmarks). */
+export function DatasetSourcesTable({ version, sources }: { version: string; sources: NonNullable<DatasetStats["by_source"]> }) {
+  const rows = sources.map((s) => ({ name: s.source, chains: s.chains, bugs: s.bugs }));
+  return <DatasetCountsTable caption={`Sources of ${version} (“mixed”: a chain whose bugs come from several benchmarks)`} heading="Source" rows={rows} />;
 }
 
 export function DatasetChainsTable({ version, chains, caption, keys }: { version: string; chains: DatasetChainRow[]; caption: string; keys: RateKeys }) {

@@ -17,6 +17,7 @@ import type { CsvColumn } from "@/lib/csv";
 import { FieldError } from "@/lib/errors";
 import { positionSetSchema, type PositionSet } from "@/evaluator/scoring";
 import { MODES, type Mode } from "@/lib/schemas/prediction";
+import type { DatasetStats } from "@/lib/schemas/columns";
 import type { Fingerprint } from "@/lib/schemas/results";
 
 // ---------------------------------------------------------------- solve rates
@@ -165,7 +166,8 @@ export function repositoryRows(chains: readonly { repo: string; length: number }
 
 // ---------------------------------------------------------------- the pages' rows
 
-export type DatasetVersionRow = { version: string; createdAt: Date; sha256: string; chains: number; bugs: number; repos: number; modes: Mode[] };
+/** A version with its stored statistics (lib/dataset-stats.ts; the optional ones are absent on versions imported before them). */
+export type DatasetVersionRow = { version: string; createdAt: Date; sha256: string; modes: Mode[] } & DatasetStats;
 
 export type DatasetChainRow = {
   continuousId: string;

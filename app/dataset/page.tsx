@@ -4,7 +4,7 @@
  */
 import type { Metadata } from "next";
 import { DatasetExportLinks } from "@/components/DatasetExportLinks";
-import { DatasetRepositoriesTable, DatasetVersionsTable } from "@/components/DatasetTables";
+import { DatasetRepositoriesTable, DatasetSourcesTable, DatasetVersionsTable } from "@/components/DatasetTables";
 import { getDatasetIndex } from "@/lib/data/dataset-browser";
 
 export const metadata: Metadata = { title: "Dataset · ChainSWE" };
@@ -30,6 +30,7 @@ export default async function DatasetPage() {
             <section key={v.version} id={`repos-${v.version}`} aria-labelledby={`repos-${v.version}-heading`}>
               <h2 id={`repos-${v.version}-heading`}>Repositories in {v.version}</h2>
               <DatasetRepositoriesTable version={v.version} repositories={v.repositories} />
+              {v.by_source && v.by_source.length > 0 && <DatasetSourcesTable version={v.version} sources={v.by_source} />}
             </section>
           ))}
           <DatasetExportLinks label="repositories (every version)" href={exportHref("repositories")} />

@@ -39,3 +39,20 @@ export function progressReporter(label: string): { onEvent: (e: EvaluateEvent) =
     stop: () => bar?.stop(),
   };
 }
+
+/** A bar over any counted step (mining's instances); plain lines, every 10%, otherwise. */
+export function stepProgress(label: string): { tick: (done: number, total: number, detail: string) => void; stop: () => void } {
+  const bar = process.stderr.isTTY
+    ? new cliProgress.SingleBar({ format: `${label} [{bar}] {value}/{total} | {detail}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic)
+    : null;
+  let started = false;
+  return {
+    tick(done, total, detail) {
+      if (bar && !started) bar.start(total, 0, { detail });
+      started = true;
+      bar?.update(done, { detail });
+      if (!bar && (done === total || done % Math.max(1, Math.ceil(total / 10)) === 0)) process.stderr.write(`${label}: ${done}/${total} ${detail}\n`);
+    },
+    stop: () => bar?.stop(),
+  };
+}

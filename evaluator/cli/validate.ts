@@ -1,18 +1,11 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
-import { ERRORS_FILE, evaluate, readResults } from "@/evaluator/replay";
-import { GOLD_SYSTEM, goldPredictions, validationVerdicts } from "@/evaluator/replay/gold";
-import { assertEngine, defaultLimits, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
-import { runErrorSchema, type RunError } from "@/lib/schemas/results";
+import { goldReplay } from "@/evaluator/replay/gold-run";
+import { assertEngine, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
 import { progressReporter } from "./progress";
-
-async function readErrors(dir: string): Promise<RunError[]> {
-  const text = await readFile(join(dir, ERRORS_FILE), "utf8").catch(() => "");
-  return text.split("\n").filter((l) => l.trim()).map((l) => runErrorSchema.parse(JSON.parse(l)));
-}
 
 export function registerValidate(program: Command): void {
   program
@@ -29,22 +22,12 @@ export function registerValidate(program: Command): void {
       const out = opts.out ?? (await mkdtemp(join(tmpdir(), "chainswe-validate-")));
       const chainIds = opts.chains ? opts.chains.split(",").map((s) => s.trim()) : null;
       const progress = progressReporter("validate");
-      await evaluate({
-        dataset,
-        predictions: goldPredictions(dataset),
-        mode: "oracle",
-        outDir: out,
-        system: GOLD_SYSTEM,
-        concurrency: Number(opts.concurrency),
-        chainIds,
-        limits: defaultLimits(),
-        onEvent: progress.onEvent,
-      }).finally(() => progress.stop());
-      const ids = chainIds ?? dataset.chains.map((c) => c.continuous_id);
-      const verdicts = validationVerdicts(ids, await readResults(out), await readErrors(out));
+      const verdicts = await goldReplay({ dataset, outDir: out, concurrency: Number(opts.concurrency), chainIds, onEvent: progress.onEvent }).finally(() =>
+        progress.stop(),
+      );
       const failing = verdicts.filter((v) => !v.ok);
       for (const v of failing) process.stdout.write(`FAIL ${v.continuous_id}\n${v.problems.map((p) => `  ${p}`).join("\n")}\n`);
-      process.stdout.write(`${ids.length - failing.length}/${ids.length} chain(s) valid (gold run in ${out})\n`);
+      process.stdout.write(`${verdicts.length - failing.length}/${verdicts.length} chain(s) valid (gold run in ${out})\n`);
       if (failing.length && !wasInterrupted()) process.exitCode = 1;
     });
 }

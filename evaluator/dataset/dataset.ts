@@ -36,8 +36,16 @@ function warnUnknown(chain: Chain, raw: unknown, line: number, warnings: string[
   });
 }
 
+export type LoadOptions = {
+  /**
+   * Let one instance belong to several chains: mining candidates are every window of
+   * a run, so they overlap; a dataset version never does.
+   */
+  sharedInstances?: boolean;
+};
+
 /** Parses every record; throws InputError listing every problem, so nothing half-loads. */
-export async function loadDataset(path: string): Promise<Dataset> {
+export async function loadDataset(path: string, opts: LoadOptions = {}): Promise<Dataset> {
   const issues: InputIssue[] = [];
   const warnings: string[] = [];
   const chains: Chain[] = [];
@@ -63,7 +71,7 @@ export async function loadDataset(path: string): Promise<Dataset> {
     chainLine.set(chain.continuous_id, rec.line);
     chain.bug_fixes.forEach((bug, i) => {
       const other = instanceChain.get(bug.swebench_instance_id);
-      if (other !== undefined && other !== chain.continuous_id) {
+      if (other !== undefined && other !== chain.continuous_id && !opts.sharedInstances) {
         issues.push({
           line: rec.line,
           id,

@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
+import { datasetStats } from "@/lib/dataset-stats";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Bug as BugRow, Chain as ChainRow } from "@/lib/generated/prisma/client";
@@ -41,14 +42,6 @@ export class DatasetImportError extends Error {
 export type DatasetImport = { version: string; sha256: string; stats: DatasetStats; warnings: string[] };
 
 export type DatasetVersionSummary = { version: string; sha256: string; createdAt: Date; stats: DatasetStats };
-
-function datasetStats(chains: Chain[]): DatasetStats {
-  return {
-    chains: chains.length,
-    bugs: chains.reduce((n, c) => n + c.bug_fixes.length, 0),
-    repos: new Set(chains.map((c) => c.repo)).size,
-  };
-}
 
 function bugRow(bug: Bug): Prisma.BugCreateWithoutChainInput {
   const { order, swebench_instance_id, commit_hash, problem_statement, date, source, patch, test_patch, ...rest } = bug;

@@ -47,11 +47,22 @@ export type AuditAction = z.infer<typeof auditActionSchema>;
 
 // ---------------------------------------------------------------- JSON columns
 
-/** DatasetVersion.stats */
+const countRow = { chains: z.number().int().nonnegative(), bugs: z.number().int().nonnegative() };
+
+/**
+ * DatasetVersion.stats (lib/dataset-stats.ts computes it). The fields after `repos`
+ * came later and are optional, so versions imported before them still parse.
+ */
 export const datasetStatsSchema = z.object({
-  chains: z.number().int().nonnegative(),
-  bugs: z.number().int().nonnegative(),
+  ...countRow,
   repos: z.number().int().nonnegative(),
+  avg_length: z.number().nonnegative().optional(),
+  /** earliest and latest bug date, YYYY-MM-DD */
+  date_span: z.object({ from: z.string(), to: z.string() }).nullable().optional(),
+  /** the paper's Table 7 */
+  by_source: z.array(z.object({ source: z.string(), ...countRow })).optional(),
+  /** the paper's Table 9 */
+  by_repo: z.array(z.object({ repo: z.string(), ...countRow })).optional(),
 });
 export type DatasetStats = z.infer<typeof datasetStatsSchema>;
 

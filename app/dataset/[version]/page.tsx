@@ -7,7 +7,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DatasetExportLinks } from "@/components/DatasetExportLinks";
-import { DatasetChainsTable, DatasetPositionsTable, datasetHref } from "@/components/DatasetTables";
+import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/DatasetTables";
 import { getDatasetVersionView } from "@/lib/data/dataset-browser";
 import { datasetVersionQuerySchema, pageQuery, shownRateKeys, type Population } from "@/lib/dataset-view";
 
@@ -60,6 +60,20 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
           <dt>Bugs</dt>
           <dd className="num-inline">{v.bugs}</dd>
         </div>
+        {v.avg_length !== undefined && (
+          <div>
+            <dt>Average length</dt>
+            <dd className="num-inline">{v.avg_length}</dd>
+          </div>
+        )}
+        {v.date_span && (
+          <div>
+            <dt>Bug dates</dt>
+            <dd className="nowrap">
+              {v.date_span.from} – {v.date_span.to}
+            </dd>
+          </div>
+        )}
         <div>
           <dt>sha256</dt>
           <dd>
@@ -68,6 +82,12 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
         </div>
       </dl>
       <p>{populationNote(view.population)}</p>
+      {v.by_source && v.by_source.length > 0 && (
+        <section aria-labelledby="sources-heading">
+          <h2 id="sources-heading">Sources</h2>
+          <DatasetSourcesTable version={v.version} sources={v.by_source} />
+        </section>
+      )}
 
       <section aria-labelledby="chains-heading">
         <h2 id="chains-heading">Chains</h2>

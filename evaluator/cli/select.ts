@@ -1,0 +1,46 @@
+/**
+ * `chainswe select`: a dataset version from verified candidates (paper §3.3): no
+ * length-2 chains, optionally only chains Oracle mostly solved, no instance twice;
+ * prints the statistics the portal shows (Tables 7 and 9).
+ */
+import type { Command } from "commander";
+import { loadDataset } from "@/evaluator/dataset";
+import { besideOutput, selectChains, writeJsonl } from "@/evaluator/mining";
+import { readResults } from "@/evaluator/replay";
+import { datasetStats } from "@/lib/dataset-stats";
+import type { DatasetStats } from "@/lib/schemas/columns";
+
+export function formatStats(s: DatasetStats): string {
+  const lines = [
+    `${s.chains} chains, ${s.bugs} bugs, ${s.repos} repositories, average length ${s.avg_length ?? "?"}`,
+    `dates: ${s.date_span ? `${s.date_span.from} .. ${s.date_span.to}` : "none"}`,
+    "",
+    "source\tchains\tbugs",
+    ...(s.by_source ?? []).map((r) => `${r.source}\t${r.chains}\t${r.bugs}`),
+    "",
+    "repository\tchains\tbugs",
+    ...(s.by_repo ?? []).map((r) => `${r.repo}\t${r.chains}\t${r.bugs}`),
+  ];
+  return lines.join("\n") + "\n";
+}
+
+async function selectCommand(candidates: string, opts: { out: string; oracle?: string }): Promise<void> {
+  const dataset = await loadDataset(candidates, { sharedInstances: true });
+  const oracle = opts.oracle ? await readResults(opts.oracle) : undefined;
+  if (oracle && oracle.length === 0) throw new Error(`${opts.oracle}: no results.jsonl with graded bugs (an Oracle \`chainswe evaluate --out\` directory)`);
+  if (oracle?.some((b) => b.mode !== "oracle")) throw new Error(`${opts.oracle}: not an Oracle run (mode ${oracle.find((b) => b.mode !== "oracle")!.mode})`);
+  const { selected, dropped } = selectChains(dataset.chains, { oracle });
+  await writeJsonl(opts.out, selected);
+  await writeJsonl(besideOutput(opts.out, "dropped"), dropped);
+  process.stderr.write(`selected ${selected.length} of ${dataset.chains.length} chain(s) into ${opts.out}; reasons for the rest in ${besideOutput(opts.out, "dropped")}\n`);
+  process.stdout.write(formatStats(datasetStats(selected)));
+}
+
+export function registerSelect(program: Command): void {
+  program
+    .command("select <candidates>")
+    .description("a dataset version from verified candidates: drop length-2 chains, optional Oracle difficulty filter, no shared instances (paper §3.3)")
+    .requiredOption("--out <file>", "the dataset version (JSONL)")
+    .option("--oracle <dir>", "an Oracle evaluation directory (chainswe evaluate --out): keep chains with at least ⌊k/2⌋+1 of k bugs resolved")
+    .action(selectCommand);
+}
