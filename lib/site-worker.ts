@@ -28,9 +28,34 @@ async function startSiteDispatcher(redisUrl: string | undefined): Promise<void> 
     log: (line) => process.stderr.write(`${new Date().toISOString()} [dispatcher] ${line}\n`),
   });
   holder.chainsweSiteWorker = dispatcher;
-  const stop = () => void dispatcher.stop();
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  stopOnSignal(() => dispatcher.stop());
+}
+
+/** How long a stopping site waits for its chains to be handed back before it exits anyway. */
+const STOP_GRACE_MS = 20_000;
+
+/**
+ * `next start` exits on SIGTERM/SIGINT at once, before a running chain can be
+ * handed back (it then waits out its lease, its container until reaped). With
+ * NEXT_MANUAL_SIG_HANDLE=true (scripts/demo.sh, deploy/) Next leaves the
+ * signals to the app: the site stops its worker or dispatcher, then exits.
+ */
+function stopOnSignal(stop: () => Promise<unknown>): void {
+  const exits = process.env.NEXT_MANUAL_SIG_HANDLE === "true";
+  const onSignal = (signal: NodeJS.Signals) => {
+    // 0 once the chains are back, as `chainswe worker` does; 1 if the grace ran out first
+    const code = 0;
+    process.stderr.write(`${new Date().toISOString()} [worker] ${signal}: handing running chains back\n`);
+    const grace = setTimeout(() => process.exit(1), STOP_GRACE_MS);
+    grace.unref();
+    void stop()
+      .catch((e: unknown) => process.stderr.write(`stopping the worker failed: ${coerceError(e).message}\n`))
+      .finally(() => {
+        if (exits) process.exit(code);
+      });
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
 }
 
 export async function startSiteWorker(): Promise<void> {
@@ -51,7 +76,5 @@ export async function startSiteWorker(): Promise<void> {
   });
   holder.chainsweSiteWorker = pool;
   // a clean stop hands running chains back at once instead of waiting out the lease
-  const stop = () => void pool.stop({ release: true });
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  stopOnSignal(() => pool.stop({ release: true }));
 }

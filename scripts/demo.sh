@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export NEXT_TELEMETRY_DISABLED=1
+# Ctrl-C / SIGTERM: the site hands its running chains back before it exits (lib/site-worker.ts)
+export NEXT_MANUAL_SIG_HANDLE=true
 export PORT="${PORT:-3000}"
 mkdir -p data
 # a session-signing secret per machine, made once and kept out of git (data/ is ignored)

@@ -67,3 +67,34 @@ test("a server killed mid-evaluation and restarted completes the submission with
     sqlite.close();
   }
 });
+
+test("a server stopped with SIGTERM hands its running chain back before it exits", async () => {
+  const { url: dbUrl, dir } = freshDatabase("sigterm");
+  const id = chainswe(dbUrl, ["submit-local", join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl"), "--dataset-version", DEMO_VERSION, "--mode", "seq", "--team", "sigterm"]).trim();
+  const sqlite = new Database(join(dir, "site.db"), { readonly: true, fileMustExist: true });
+  const jobs = () =>
+    sqlite.prepare(`SELECT continuousId, status, attempts, leaseOwner, progress, lastError FROM EvaluationJob WHERE submissionId = ?`).all(id) as {
+      continuousId: string;
+      status: string;
+      attempts: number;
+      leaseOwner: string | null;
+      progress: string;
+      lastError: string | null;
+    }[];
+  // a lease far longer than the test: only a hand-back can free the chain
+  const site = await startSite({ dbUrl, port: PORT, env: { CHAINSWE_LEASE_S: "600" } });
+  try {
+    const running = await waitFor("a chain half-way", () => jobs().find((j) => j.status === "running" && (JSON.parse(j.progress) as unknown[]).length >= 1)?.continuousId);
+    site.child.kill("SIGTERM");
+    expect(await site.exited).toBe(0);
+    expect(site.output()).toContain("SIGTERM: handing running chains back");
+    const job = jobs().find((j) => j.continuousId === running)!;
+    expect(job).toMatchObject({ status: "queued", attempts: 0, leaseOwner: null });
+    expect(job.lastError).toMatch(/^released/);
+    const left = execFileSync("docker", ["ps", "-aq", "--filter", `label=chainswe.submission=${id}`], { encoding: "utf8" }).trim();
+    expect(left).toBe("");
+  } finally {
+    await site.stop();
+    sqlite.close();
+  }
+});

@@ -73,6 +73,8 @@ export async function startSite(opts: { dbUrl: string; port: number; env?: Recor
       ...process.env,
       CHAINSWE_NEXT_DIST: DIST,
       NEXT_TELEMETRY_DISABLED: "1",
+      // the site, not Next, handles SIGTERM: it hands running chains back, then exits (lib/site-worker.ts)
+      NEXT_MANUAL_SIG_HANDLE: "true",
       DATABASE_URL: opts.dbUrl,
       NEXTAUTH_SECRET: SECRET,
       NEXTAUTH_URL: url,
