@@ -10,6 +10,7 @@ import { registerDataset } from "./dataset";
 import { registerSubmit } from "./submit";
 import { registerAdmin } from "./admin";
 import { registerAggregates } from "./aggregates";
+import { registerRollout } from "./rollout";
 
 export async function main(argv: string[]): Promise<void> {
   const program = new Command("chainswe")
@@ -23,6 +24,7 @@ export async function main(argv: string[]): Promise<void> {
   registerSubmit(program);
   registerAdmin(program);
   registerAggregates(program);
+  registerRollout(program);
   (await import("./worker")).registerWorker(program);
   try {
     await program.parseAsync(argv);
