@@ -26,6 +26,21 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * Agents run in their own process groups, which Ctrl-C at the terminal does not
+ * reach: whatever is still running when the harness exits (however it exits) is killed.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const group of liveGroups) killGroup(group, "SIGKILL");
+  });
+}
+
 export async function runAgent(a: AgentCommand): Promise<AgentRun> {
   const log = await open(a.logFile, "a");
   const started = Date.now();
@@ -36,6 +51,7 @@ export async function runAgent(a: AgentCommand): Promise<AgentRun> {
       stdio: ["ignore", log.fd, log.fd],
       detached: true,
     });
+    if (child.pid !== undefined) trackGroup(child.pid);
     let timedOut = false;
     let killer: NodeJS.Timeout | undefined;
     const limit = setTimeout(() => {
@@ -49,6 +65,7 @@ export async function runAgent(a: AgentCommand): Promise<AgentRun> {
     }).finally(() => clearTimeout(limit));
     // what the agent left running in its group dies with the turn
     killGroup(child.pid!, "SIGKILL");
+    liveGroups.delete(child.pid!);
     clearTimeout(killer);
     return { timedOut, exitCode: timedOut ? null : exitCode, wallSeconds: (Date.now() - started) / 1000 };
   } finally {
