@@ -15,6 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
 import { rollout } from "@/evaluator/rollout";
+import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
 import { defaultLimits, ensureRepoImage } from "@/evaluator/sandbox";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -40,11 +41,11 @@ beforeAll(async () => {
 });
 
 let runs = 0;
-async function rollOut(mode: Mode, agentCommand: string, o: { timeLimitS?: number; chains?: Chain[] } = {}) {
+async function rollOut(mode: Mode, agentCommand: string, o: { timeLimitS?: number; chains?: Chain[]; dataset?: Dataset } = {}) {
   const out = join(work, `run-${++runs}.jsonl`);
   const trajectoriesDir = join(work, `run-${runs}.trajectories`);
   const summary = await rollout({
-    dataset,
+    dataset: o.dataset ?? dataset,
     mode,
     agentCommand,
     system: "rollout-test",
@@ -151,5 +152,21 @@ describe("time limit", () => {
     expect(turn).toMatchObject({ timed_out: true, patch_empty: true });
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe("the demo", () => {
+  it("the gold agent's Seq rollout of a demo chain is demo-gold's shipped predictions, patch for patch", async () => {
+    const demo = await loadDataset(DEMO_DATASET);
+    const inikit = demo.chains.find((c) => c.continuous_id === "inikit-chain-1")!;
+    await ensureDemoImages({ ...demo, chains: [inikit] });
+    const { lines } = await rollOut("seq", `node ${AGENTS} gold --dataset ${DEMO_DATASET}`, { dataset: demo, chains: [inikit] });
+    const shipped = readFileSync("demo/predictions/demo-gold.seq.jsonl", "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { continuous_id: string; model_patch: string })
+      .filter((l) => l.continuous_id === inikit.continuous_id);
+    expect(shipped).toHaveLength(3);
+    expect(lines.map((l) => l.model_patch)).toEqual(shipped.map((l) => l.model_patch));
   });
 });
