@@ -51,10 +51,12 @@ describe("rollout scripts", () => {
     expect(git("log", "-g", "--all", "--format=%H").split("\n").every((h) => h === view)).toBe(true);
     writeFileSync(join(dir, "m.py"), "x = 2\n");
     writeFileSync(join(dir, "new.py"), "y = 1\n");
+    writeFileSync(join(dir, "blob.bin"), Buffer.from([0, 1, 2, 255]));
     const diff = parseDiff(bash(agentDiffScript(TOKEN, view!)), TOKEN);
     expect(diff).toContain("diff --git a/m.py b/m.py");
     expect(diff).toContain("+x = 2");
     expect(diff).toContain("new file mode 100644");
     expect(diff).toMatch(/^index 000000000000\.\.[0-9a-f]{12}$/m);
+    expect(diff).toContain("GIT binary patch");
   });
 });

@@ -59,14 +59,15 @@ const DIFF_CONFIG = [
 /**
  * The agent's change: every file it added, changed or removed since the view
  * commit (committed by the agent or not; .gitignore'd files excluded, as the
- * replay's own `git add -A` would), printed between `<token> BEGIN` and
+ * replay's own `git add -A` would; binary files as git binary patches, which
+ * the replay's `git apply` applies), printed between `<token> BEGIN` and
  * `<token> END`. Prints `<token> DIFF_FAILED` if git cannot produce it.
  */
 export function agentDiffScript(token: string, viewCommit: string): string {
   return [
     "cd /testbed || exit 1",
     `git ${DIFF_CONFIG} add -A >/dev/null 2>&1 || { echo "${token} DIFF_FAILED"; exit 0; }`,
-    `out=$(mktemp) && git ${DIFF_CONFIG} diff --cached --no-color --no-ext-diff --no-textconv --src-prefix=a/ --dst-prefix=b/ ${q(viewCommit)} >"$out" 2>/dev/null || { echo "${token} DIFF_FAILED"; exit 0; }`,
+    `out=$(mktemp) && git ${DIFF_CONFIG} diff --cached --binary --no-color --no-ext-diff --no-textconv --src-prefix=a/ --dst-prefix=b/ ${q(viewCommit)} >"$out" 2>/dev/null || { echo "${token} DIFF_FAILED"; exit 0; }`,
     `echo "${token} BEGIN"`,
     'cat "$out"',
     `echo "${token} END"`,
