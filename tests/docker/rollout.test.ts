@@ -156,17 +156,33 @@ describe("time limit", () => {
 });
 
 describe("the demo", () => {
-  it("the gold agent's Seq rollout of a demo chain is demo-gold's shipped predictions, patch for patch", async () => {
-    const demo = await loadDataset(DEMO_DATASET);
-    const inikit = demo.chains.find((c) => c.continuous_id === "inikit-chain-1")!;
+  let demo: Dataset;
+  let inikit: Chain;
+  beforeAll(async () => {
+    demo = await loadDataset(DEMO_DATASET);
+    inikit = demo.chains.find((c) => c.continuous_id === "inikit-chain-1")!;
     await ensureDemoImages({ ...demo, chains: [inikit] });
-    const { lines } = await rollOut("seq", `node ${AGENTS} gold --dataset ${DEMO_DATASET}`, { dataset: demo, chains: [inikit] });
-    const shipped = readFileSync("demo/predictions/demo-gold.seq.jsonl", "utf8")
+  });
+  const shipped = (file: string) =>
+    readFileSync(file, "utf8")
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as { continuous_id: string; model_patch: string })
-      .filter((l) => l.continuous_id === inikit.continuous_id);
-    expect(shipped).toHaveLength(3);
-    expect(lines.map((l) => l.model_patch)).toEqual(shipped.map((l) => l.model_patch));
+      .filter((l) => (JSON.parse(l) as { continuous_id: string }).continuous_id === inikit.continuous_id);
+
+  it("the gold agent's Seq rollout of a demo chain is demo-gold's shipped predictions, patch for patch", async () => {
+    const { lines } = await rollOut("seq", `node ${AGENTS} gold --dataset ${DEMO_DATASET}`, { dataset: demo, chains: [inikit] });
+    const gold = shipped("demo/predictions/demo-gold.seq.jsonl").map((l) => (JSON.parse(l) as { model_patch: string }).model_patch);
+    expect(gold).toHaveLength(3);
+    expect(lines.map((l) => l.model_patch)).toEqual(gold);
+  });
+
+  it("a demo system acting through the contract reproduces its shipped Seq lines byte for byte (but the measured wall time)", async () => {
+    const agent = `node ${AGENTS} demo --dataset ${DEMO_DATASET} --system demo-drifter`;
+    const { out } = await rollOut("seq", agent, { dataset: demo, chains: [inikit] });
+    const mine = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.stringify({ ...(JSON.parse(l) as object), model_name_or_path: "demo-drifter", wall_seconds: undefined }));
+    expect(mine).toEqual(shipped("demo/predictions/demo-drifter.seq.jsonl"));
   });
 });

@@ -11,10 +11,10 @@ import { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
 import { q } from "@/evaluator/replay/scripts";
 import type { Bug } from "@/lib/schemas/dataset";
-import { execInContainer, readAgentEnv, writeMetrics, type AgentEnv } from "./env";
+import { mustExec, readAgentEnv, writeMetrics, type AgentEnv } from "./env";
 import { dropLastHunk } from "./patches";
 
-async function goldOf(datasetPath: string, env: AgentEnv): Promise<Bug> {
+export async function goldOf(datasetPath: string, env: AgentEnv): Promise<Bug> {
   const dataset = await loadDataset(datasetPath);
   const chain = dataset.chains.find((c) => c.continuous_id === env.CHAINSWE_CHAIN_ID);
   const bug = chain?.bug_fixes.find((b) => b.order === env.CHAINSWE_ORDER);
@@ -23,9 +23,7 @@ async function goldOf(datasetPath: string, env: AgentEnv): Promise<Bug> {
 }
 
 async function applyPatch(env: AgentEnv, patch: string): Promise<void> {
-  if (patch.trim() === "") return;
-  const code = await execInContainer(env, "git apply --whitespace=nowarn", patch);
-  if (code !== 0) throw new Error(`git apply exited ${code} in the container`);
+  if (patch.trim() !== "") await mustExec(env, "git apply --whitespace=nowarn", patch);
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -49,9 +47,14 @@ export async function main(argv: string[]): Promise<void> {
     .action(async (o: { dataset: string; file: string; text: string }) => {
       const env = readAgentEnv();
       await applyPatch(env, (await goldOf(o.dataset, env)).patch);
-      const code = await execInContainer(env, `cat >> ${q(o.file)}`, `${o.text}\n`);
-      if (code !== 0) throw new Error(`appending to ${o.file} exited ${code}`);
+      await mustExec(env, `cat >> ${q(o.file)}`, `${o.text}\n`);
       await writeMetrics(env, { turns: 1 });
     });
+  program
+    .command("demo")
+    .description("a demo system (demo/lib/systems.ts) acting through the contract")
+    .requiredOption("--dataset <file>", "the demo dataset")
+    .requiredOption("--system <name>", "e.g. demo-overshoot")
+    .action(async (o: { dataset: string; system: string }) => (await import("@/demo/lib/agent")).runDemoAgent(o.dataset, o.system));
   await program.parseAsync(argv, { from: "user" });
 }
