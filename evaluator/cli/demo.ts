@@ -1,17 +1,23 @@
 /**
  * `chainswe demo`: the shipped demo benchmark — repository images built
  * locally (no registry needed); `run` evaluates every demo system in every mode
- * it ships and prints the report; `seed` puts it all in the portal's database.
+ * it ships and prints the report; `seed` puts it all in the portal's database;
+ * `rollout` makes the predictions again through the rollout harness and
+ * compares them with the shipped ones.
  */
-import { readdir } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { buildReport, formatReportTables } from "@/evaluator/analysis/report";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
 import { evaluate, loadRunResults } from "@/evaluator/replay";
+import { q } from "@/evaluator/replay/scripts";
+import { rollout } from "@/evaluator/rollout";
+import { InputError } from "@/lib/errors";
+import { ROLLOUT_SYSTEMS, rolloutDifferences } from "@/demo/lib/rollout-check";
 import { assertEngine, defaultLimits, ensureRepoImage, installSignalCleanup } from "@/evaluator/sandbox";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { buildDemoRepos } from "@/demo/repos";
 import { progressReporter } from "./progress";
 
@@ -19,6 +25,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_PREDICTIONS = join(ROOT, "demo", "predictions");
 const BASE_IMAGE = process.env.CHAINSWE_BASE_IMAGE ?? "chainswe/python:bookworm";
+const AGENTS = join(ROOT, "evaluator", "rollout", "agents", "run.mjs");
 
 /** Builds each demo chain's image from the demo repositories, unless cached. */
 export async function ensureDemoImages(dataset: Dataset, log: (s: string) => void = () => {}): Promise<void> {
@@ -62,6 +69,49 @@ export function registerDemo(program: Command): void {
           ? `queued and published ${seeded.created.length} submission(s) of team "${DEMO_TEAM}"\n`
           : `the demo submissions are already there\n`,
       );
+    });
+  demo
+    .command("rollout")
+    .description("roll the demo systems out as agents (docs/ROLLOUT.md) and compare with the shipped predictions; all but demo-misapply")
+    .option("--out <dir>", "where the rolled-out predictions and trajectories go", "runs/demo-rollout")
+    .option("--systems <names>", `comma-separated systems (default: ${ROLLOUT_SYSTEMS.join(",")})`)
+    .option("--modes <modes>", "comma-separated modes", "oracle,seq")
+    .option("--concurrency <n>", "chains rolled out at once", "2")
+    .action(async (opts: { out: string; systems?: string; modes: string; concurrency: string }) => {
+      const systems = opts.systems?.split(",").map((s) => s.trim()) ?? ROLLOUT_SYSTEMS;
+      const bad = systems.filter((s) => !ROLLOUT_SYSTEMS.includes(s));
+      if (bad.length) throw new InputError("chainswe demo rollout options", [{ line: 1, field: "--systems", message: `not a demo system an agent can play: ${bad.join(", ")}` }]);
+      const modes: Mode[] = opts.modes.split(",").map((m) => modeSchema.parse(m.trim()));
+      await assertEngine();
+      installSignalCleanup();
+      const dataset = await loadDataset(DEMO_DATASET);
+      await ensureDemoImages(dataset, (s) => process.stderr.write(`${s}\n`));
+      await mkdir(opts.out, { recursive: true });
+      let differing = 0;
+      for (const system of systems) {
+        for (const mode of modes) {
+          const out = join(opts.out, `${system}.${mode}.jsonl`);
+          const trajectoriesDir = join(opts.out, `${system}.${mode}.trajectories`);
+          await Promise.all([rm(out, { force: true }), rm(trajectoriesDir, { recursive: true, force: true })]);
+          const summary = await rollout({
+            dataset,
+            mode,
+            agentCommand: `node ${q(AGENTS)} demo --dataset ${q(DEMO_DATASET)} --system ${q(system)}`,
+            system,
+            out,
+            trajectoriesDir,
+            timeLimitS: 300,
+            chains: dataset.chains,
+            concurrency: Number(opts.concurrency),
+            limits: defaultLimits(),
+          });
+          const shipped = join(DEMO_PREDICTIONS, `${system}.${mode === "seq_mem" ? "seq" : mode}.jsonl`);
+          const problems = summary.chainsFailed ? [`${summary.chainsFailed} chain(s) failed`] : rolloutDifferences(await readFile(out, "utf8"), await readFile(shipped, "utf8"));
+          if (problems.length) differing++;
+          process.stdout.write(`${system} ${mode}: ${problems.length ? `DIFFERS from ${shipped}: ${problems.join("; ")}` : `identical to ${shipped} (but wall_seconds)`}\n`);
+        }
+      }
+      if (differing) process.exitCode = 1;
     });
   demo
     .command("run")

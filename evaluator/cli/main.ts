@@ -11,6 +11,7 @@ import { registerSubmit } from "./submit";
 import { registerAdmin } from "./admin";
 import { registerAggregates } from "./aggregates";
 import { registerMining } from "./mining";
+import { registerRollout } from "./rollout";
 
 export async function main(argv: string[]): Promise<void> {
   const program = new Command("chainswe")
@@ -25,6 +26,7 @@ export async function main(argv: string[]): Promise<void> {
   registerAdmin(program);
   registerAggregates(program);
   registerMining(program);
+  registerRollout(program);
   (await import("./worker")).registerWorker(program);
   try {
     await program.parseAsync(argv);

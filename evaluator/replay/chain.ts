@@ -87,10 +87,10 @@ function parseGoldStates(output: string, token: string, chain: Chain, upTo: numb
 }
 
 /** Work a bug's exec does first (rebuilding its start state), checked before the bug's own lines. */
-type Prelude = { script: string; files: Record<string, string>; check: (setupOutput: string) => void };
+export type Prelude = { script: string; files: Record<string, string>; check: (setupOutput: string) => void };
 
 /** What replay has recorded so far: G(0..n) once bug 1 ran, A(0..k-1) for Seq. */
-type ChainStates = { gold: string[]; agent: string[] };
+export type ChainStates = { gold: string[]; agent: string[] };
 
 const sameIds = (built: string[], recorded: string[]) => built.length === recorded.length && built.every((id, i) => id === recorded[i]);
 
@@ -98,9 +98,10 @@ const sameIds = (built: string[], recorded: string[]) => built.length === record
  * Bug 1's exec builds every gold state G(1..n) (G(0) is the base commit). Bug
  * k ≥ 2 starts from a container reverted to its image, so its exec rebuilds
  * G(0..k-1) and, for Seq, A(1..k-1) by replaying model patch j on A(j-1) with
- * the same steps that graded bug j.
+ * the same steps that graded bug j. Agent states not yet recorded (the rollout
+ * meets A(k-1) first here) are recorded; the others must come out the same.
  */
-function rebuildPrelude(input: ChainReplayInput, k: number, states: ChainStates): Prelude {
+export function rebuildPrelude(input: ChainReplayInput, k: number, states: ChainStates): Prelude {
   const { chain } = input;
   const goldToken = newToken();
   const upTo = k === 1 ? chain.bug_fixes.length : k - 1;
@@ -134,9 +135,11 @@ function rebuildPrelude(input: ChainReplayInput, k: number, states: ChainStates)
       throw new EnvironmentError(`gold states rebuilt for bug ${k} differ from those first built (${gold.join(" ")})`);
     }
     const agent = replays.map((b) => taggedLines(output, `${replayToken}-${b.order}`).find((t) => t.key === "STATE")?.rest ?? "none");
-    if (!sameIds(agent, states.agent.slice(1, 1 + replays.length))) {
+    const known = states.agent.slice(1, 1 + replays.length);
+    if (!sameIds(agent.slice(0, known.length), known) || agent.includes("none")) {
       throw new EnvironmentError(`agent states A(1..${k - 1}) rebuilt for bug ${k} differ from those graded (${agent.join(" ")}):\n${output.slice(-4000)}`);
     }
+    states.agent.push(...agent.slice(known.length));
   };
   return { script: scripts.join("\n"), files, check };
 }

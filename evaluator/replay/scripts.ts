@@ -35,7 +35,7 @@ const GIT_SETUP = [
  * from the same patches after the container is reverted to its image has the
  * same commit id, which is how the replay checks the rebuild.
  */
-const COMMIT_ENV = [
+export const COMMIT_ENV = [
   "GIT_AUTHOR_NAME=chainswe",
   "GIT_AUTHOR_EMAIL=chainswe@localhost",
   "GIT_AUTHOR_DATE='2000-01-01T00:00:00Z'",

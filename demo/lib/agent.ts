@@ -1,0 +1,46 @@
+/**
+ * A demo system as an agent under the rollout contract (docs/ROLLOUT.md): its
+ * plan for the bug (systems.ts) carried out in the container on whatever state
+ * the harness started it from, and its made-up run metadata as metrics. The
+ * harness's diff is then the patch the demo build makes on the host. A stale
+ * diff (demo-misapply) is a forged patch no change to a tree produces, so a
+ * harness that diffs the tree cannot make it: that plan is refused.
+ */
+import { loadDataset } from "@/evaluator/dataset";
+import { q } from "@/evaluator/replay/scripts";
+import { mustExec, readAgentEnv, writeMetrics, type AgentEnv } from "@/evaluator/rollout/agents/env";
+import { goldOf } from "@/evaluator/rollout/agents/reference";
+import { cheatText, replacedOnce } from "./edits";
+import { runMeta } from "./metadata";
+import { loadRepoSources } from "./source";
+import { SYSTEMS, type Edit } from "./systems";
+
+async function makeEdit(env: AgentEnv, edit: Edit, bug: { order: number; patch: string; FAIL_TO_PASS: string[] }, pkg: string): Promise<void> {
+  if (edit.kind === "gold") {
+    const exclude = (edit.skip ?? []).map((f) => `--exclude=${q(f)}`).join(" ");
+    // as the host build does: a plain apply, else a 3-way merge
+    const plain = await mustExec(env, `git apply ${exclude}`, bug.patch).then(() => true, () => false);
+    if (!plain) await mustExec(env, `git apply --3way ${exclude}`, bug.patch);
+  } else if (edit.kind === "replace") {
+    const text = await mustExec(env, `cat ${q(edit.file)}`);
+    await mustExec(env, `cat > ${q(edit.file)}`, replacedOnce(text, edit.find, edit.replace, edit.file));
+  } else {
+    await mustExec(env, `cat >> ${q(`${pkg}/__init__.py`)}`, cheatText(bug.order, bug.FAIL_TO_PASS));
+  }
+}
+
+export async function runDemoAgent(datasetPath: string, systemName: string): Promise<void> {
+  const env = readAgentEnv();
+  const system = SYSTEMS.find((s) => s.name === systemName);
+  if (!system) throw new Error(`no demo system ${systemName} (known: ${SYSTEMS.map((s) => s.name).join(", ")})`);
+  const chain = (await loadDataset(datasetPath)).chains.find((c) => c.continuous_id === env.CHAINSWE_CHAIN_ID)!;
+  const bug = await goldOf(datasetPath, env);
+  const repo = chain.repo.split("/")[1]!;
+  const source = (await loadRepoSources()).find((r) => r.name === repo);
+  if (!source) throw new Error(`no demo repository ${repo}`);
+  const plan = system.plan(repo, bug.order);
+  if (plan.stale) throw new Error(`${systemName} ${repo}:${bug.order}: a stale diff cannot be made by editing the tree`);
+  for (const edit of plan.edits) await makeEdit(env, edit, bug, source.package);
+  // the demo's metadata is per Oracle / Seq run; Seq+Mem shares Seq's
+  await writeMetrics(env, runMeta(system.name, env.CHAINSWE_MODE === "oracle" ? "oracle" : "seq", bug.swebench_instance_id, system.profile));
+}

@@ -1,0 +1,119 @@
+/**
+ * The agent contract (docs/ROLLOUT.md), pure: the environment an agent command
+ * gets, the metrics file it may write, the `docker exec` wrapper it runs
+ * commands with, and the prediction line the harness writes for its turn.
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { Bug, Chain } from "@/lib/schemas/dataset";
+import { META_FIELDS, predictionMetaSchema, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
+
+/** Where the repository is inside the chain's container. */
+export const CONTAINER_REPO = "/testbed";
+
+export type AgentTurn = {
+  chain: Chain;
+  bug: Bug;
+  mode: Mode;
+  issueFile: string;
+  execPath: string;
+  containerId: string;
+  memoryDir: string;
+  metricsFile: string;
+  timeLimitS: number;
+};
+
+/** The variables the agent command runs with (on top of the harness's own environment). */
+export function agentEnv(t: AgentTurn): Record<string, string> {
+  return {
+    CHAINSWE_ISSUE_FILE: t.issueFile,
+    CHAINSWE_EXEC: t.execPath,
+    CHAINSWE_CONTAINER: t.containerId,
+    CHAINSWE_REPO_DIR: CONTAINER_REPO,
+    CHAINSWE_MEMORY_DIR: t.memoryDir,
+    CHAINSWE_METRICS_FILE: t.metricsFile,
+    CHAINSWE_TIME_LIMIT_S: String(t.timeLimitS),
+    CHAINSWE_MODE: t.mode,
+    CHAINSWE_CHAIN_ID: t.chain.continuous_id,
+    CHAINSWE_INSTANCE_ID: t.bug.swebench_instance_id,
+    CHAINSWE_ORDER: String(t.bug.order),
+    CHAINSWE_CHAIN_LENGTH: String(t.chain.bug_fixes.length),
+  };
+}
+
+/** Single-quotes a string for sh. */
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * `$CHAINSWE_EXEC 'command'`: runs the command with bash in the repository
+ * inside the container, stdin passed through, exit status returned. The docker
+ * CLI honours DOCKER_HOST as the harness does.
+ */
+export function execWrapperScript(containerId: string): string {
+  return [
+    "#!/bin/sh",
+    "# chainswe rollout: runs a command inside the chain's container (see docs/ROLLOUT.md)",
+    `exec docker exec -i -w ${CONTAINER_REPO} ${shq(containerId)} bash -c "$*"`,
+    "",
+  ].join("\n");
+}
+
+/** What an agent may report about its turn; other fields are named in a warning. */
+export const agentMetricsSchema = predictionMetaSchema.omit({ wall_seconds: true });
+export type AgentMetrics = z.infer<typeof agentMetricsSchema>;
+
+export type MetricsRead = { metrics: AgentMetrics; warnings: string[] };
+
+/** Parses the metrics file's text (null: the agent wrote none). Bad content is a warning, never fatal. */
+export function parseMetrics(text: string | null, file: string): MetricsRead {
+  if (text === null) return { metrics: {}, warnings: [] };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { metrics: {}, warnings: [`${file}: not JSON (${(e as Error).message}); metrics ignored`] };
+  }
+  const parsed = agentMetricsSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `field ${i.path.join(".") || "(whole file)"}: ${i.message}`);
+    return { metrics: {}, warnings: [`${file}: ${issues.join("; ")}; metrics ignored`] };
+  }
+  const known = new Set(Object.keys(agentMetricsSchema.shape));
+  const unknown = Object.keys(json as object).filter((k) => !known.has(k));
+  return { metrics: parsed.data, warnings: unknown.length ? [`${file}: unknown field(s) ignored: ${unknown.join(", ")}`] : [] };
+}
+
+/** How an agent's turn ended; an empty patch unless it ended within the limit. */
+export type TurnOutcome = {
+  timedOut: boolean;
+  exitCode: number | null;
+  wallSeconds: number;
+  /** the diff the harness took, null when none could be taken */
+  diff: string | null;
+  metrics: AgentMetrics;
+};
+
+/** The patch recorded for a turn: an agent stopped at the limit gets an empty patch. */
+export function recordedPatch(o: TurnOutcome): string {
+  return o.timedOut || o.diff === null ? "" : o.diff;
+}
+
+/** One prediction line, in the form `chainswe submit` and `evaluate` read. */
+export function predictionLine(system: string, chain: Chain, bug: Bug, o: TurnOutcome): Record<string, unknown> {
+  const meta: PredictionMeta = { ...o.metrics, wall_seconds: Math.round(o.wallSeconds * 10) / 10 };
+  const line: Record<string, unknown> = {
+    continuous_id: chain.continuous_id,
+    swebench_instance_id: bug.swebench_instance_id,
+    model_patch: recordedPatch(o),
+    model_name_or_path: system,
+  };
+  for (const f of META_FIELDS) if (meta[f] !== undefined) line[f] = meta[f];
+  return line;
+}
+
+/** A name safe as one path segment (chain ids become directory names); distinct ids stay distinct. */
+export function pathSegment(id: string): string {
+  const safe = id.replace(/[^A-Za-z0-9._-]/g, "_");
+  if (safe === id && !/^\.*$/.test(id)) return id;
+  return `${safe}-${createHash("sha256").update(id).digest("hex").slice(0, 8)}`;
+}
