@@ -3,6 +3,7 @@
  * length-2 chains, optionally only chains Oracle mostly solved, no instance twice;
  * prints the statistics the portal shows (Tables 7 and 9).
  */
+import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
 import { besideOutput, selectChains, writeJsonl } from "@/evaluator/mining";
@@ -32,8 +33,12 @@ async function selectCommand(candidates: string, opts: { out: string; oracle?: s
   const { selected, dropped } = selectChains(dataset.chains, { oracle });
   await writeJsonl(opts.out, selected);
   await writeJsonl(besideOutput(opts.out, "dropped"), dropped);
-  process.stderr.write(`selected ${selected.length} of ${dataset.chains.length} chain(s) into ${opts.out}; reasons for the rest in ${besideOutput(opts.out, "dropped")}\n`);
-  process.stdout.write(formatStats(datasetStats(selected)));
+  // the version's statistics as data too: the same object `dataset import` stores for /dataset
+  const stats = datasetStats(selected);
+  const statsPath = opts.out.replace(/(\.jsonl?)?$/, ".stats.json");
+  await writeFile(statsPath, `${JSON.stringify(stats, null, 2)}\n`);
+  process.stderr.write(`selected ${selected.length} of ${dataset.chains.length} chain(s) into ${opts.out}; reasons for the rest in ${besideOutput(opts.out, "dropped")}; statistics in ${statsPath}\n`);
+  process.stdout.write(formatStats(stats));
 }
 
 export function registerSelect(program: Command): void {

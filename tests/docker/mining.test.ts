@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
+import { datasetStats } from "@/lib/dataset-stats";
 import { demoClones, demoInstance, writeInstanceFile } from "@/tests/mining/demo-instances";
 import { sandboxesSinceLoad } from "./engine";
 
@@ -56,6 +57,8 @@ describe("chainswe mine --verify and select", () => {
     expect(selected.stdout).toContain("SWE-bench-Live\t1\t3");
     const dataset = await loadDataset(selectedPath);
     expect(dataset.chains.map((c) => c.continuous_id)).toEqual(["chainswe-demo__inikit-1+3"]);
+    // the statistics as data: what `dataset import` would store for this file
+    expect(JSON.parse(await readFile(join(dir, "v1.stats.json"), "utf8"))).toEqual(datasetStats(dataset.chains));
     expect(await sandboxesSinceLoad()).toEqual([]);
   }, 180_000);
 });
