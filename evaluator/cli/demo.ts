@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { buildReport, formatReportTables } from "@/evaluator/analysis/report";
+import { env } from "@/env";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
+import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { evaluate, loadRunResults } from "@/evaluator/replay";
 import { q } from "@/evaluator/replay/scripts";
 import { rollout } from "@/evaluator/rollout";
@@ -104,6 +106,7 @@ export function registerDemo(program: Command): void {
             chains: dataset.chains,
             concurrency: Number(opts.concurrency),
             limits: defaultLimits(),
+            maxPatchBytes: predictionLimitsFromEnv(env()).maxPatchBytes,
           });
           const shipped = join(DEMO_PREDICTIONS, `${system}.${mode === "seq_mem" ? "seq" : mode}.jsonl`);
           const problems = summary.chainsFailed ? [`${summary.chainsFailed} chain(s) failed`] : rolloutDifferences(await readFile(out, "utf8"), await readFile(shipped, "utf8"));
