@@ -3,17 +3,24 @@
  * plan for the bug (systems.ts) carried out in the container on whatever state
  * the harness started it from, and its made-up run metadata as metrics. The
  * harness's diff is then the patch the demo build makes on the host. A stale
- * diff (demo-misapply) is a forged patch no change to a tree produces, so a
- * harness that diffs the tree cannot make it: that plan is refused.
+ * diff (demo-misapply) is a forged patch no change to a tree produces: the
+ * agent makes it on the host as the build does (edits.ts, from a copy of
+ * G(k-1)) and submits it through CHAINSWE_PATCH_FILE, leaving the tree alone.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { loadDataset } from "@/evaluator/dataset";
 import { q } from "@/evaluator/replay/scripts";
 import { mustExec, readAgentEnv, writeMetrics, type AgentEnv } from "@/evaluator/rollout/agents/env";
 import { goldOf } from "@/evaluator/rollout/agents/reference";
-import { cheatText, replacedOnce } from "./edits";
+import type { Bug, Chain } from "@/lib/schemas/dataset";
+import { buildRepo } from "../repos";
+import { cheatText, makePatch, replacedOnce } from "./edits";
 import { runMeta } from "./metadata";
-import { loadRepoSources } from "./source";
-import { SYSTEMS, type Edit } from "./systems";
+import { Sandbox } from "./sandbox";
+import { loadRepoSources, type RepoSource } from "./source";
+import { SYSTEMS, type Edit, type Plan } from "./systems";
 
 async function makeEdit(env: AgentEnv, edit: Edit, bug: { order: number; patch: string; FAIL_TO_PASS: string[] }, pkg: string): Promise<void> {
   if (edit.kind === "gold") {
@@ -29,6 +36,28 @@ async function makeEdit(env: AgentEnv, edit: Edit, bug: { order: number; patch: 
   }
 }
 
+/**
+ * The stale diff the demo build ships for this bug: the repository's history
+ * built afresh in a scratch directory (its commits are pinned, so G(k-1) is the
+ * dataset's commit), the plan made on G(k-1) there and forged by makePatch.
+ */
+async function staleDiffOnHost(source: RepoSource, chain: Chain, bug: Bug, plan: Plan): Promise<string> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), "chainswe-demo-agent-"));
+  try {
+    const built = await buildRepo(source, scratch);
+    if (built.baseCommit !== chain.base_commit) throw new Error(`${source.name}: built base ${built.baseCommit}, dataset has ${chain.base_commit}`);
+    const goldPrev = bug.order === 1 ? chain.base_commit : chain.bug_fixes[bug.order - 2]!.commit_hash;
+    const sandbox = await Sandbox.clone(built.dir);
+    try {
+      return await makePatch(sandbox, goldPrev, plan, { package: source.package, goldPrev, order: bug.order, goldPatch: bug.patch, failToPass: bug.FAIL_TO_PASS });
+    } finally {
+      await sandbox.dispose();
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
 export async function runDemoAgent(datasetPath: string, systemName: string): Promise<void> {
   const env = readAgentEnv();
   const system = SYSTEMS.find((s) => s.name === systemName);
@@ -39,8 +68,8 @@ export async function runDemoAgent(datasetPath: string, systemName: string): Pro
   const source = (await loadRepoSources()).find((r) => r.name === repo);
   if (!source) throw new Error(`no demo repository ${repo}`);
   const plan = system.plan(repo, bug.order);
-  if (plan.stale) throw new Error(`${systemName} ${repo}:${bug.order}: a stale diff cannot be made by editing the tree`);
-  for (const edit of plan.edits) await makeEdit(env, edit, bug, source.package);
+  if (plan.stale) await writeFile(env.CHAINSWE_PATCH_FILE, await staleDiffOnHost(source, chain, bug, plan));
+  else for (const edit of plan.edits) await makeEdit(env, edit, bug, source.package);
   // the demo's metadata is per Oracle / Seq run; Seq+Mem shares Seq's
   await writeMetrics(env, runMeta(system.name, env.CHAINSWE_MODE === "oracle" ? "oracle" : "seq", bug.swebench_instance_id, system.profile));
 }

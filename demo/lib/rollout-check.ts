@@ -3,10 +3,6 @@
  * predictions, pure: line by line as text, after dropping the harness's
  * measured wall_seconds (the one field a rollout cannot reproduce).
  */
-import { SYSTEMS } from "./systems";
-
-/** Demo systems whose every patch an agent can make by editing a tree (not misapply's stale diffs). */
-export const ROLLOUT_SYSTEMS = SYSTEMS.filter((s) => !["demo-misapply"].includes(s.name)).map((s) => s.name);
 
 function withoutWallSeconds(line: string): string {
   const { wall_seconds: _dropped, ...rest } = JSON.parse(line) as Record<string, unknown>;

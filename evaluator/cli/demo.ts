@@ -10,12 +10,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { buildReport, formatReportTables } from "@/evaluator/analysis/report";
+import { env } from "@/env";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
+import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { evaluate, loadRunResults } from "@/evaluator/replay";
 import { q } from "@/evaluator/replay/scripts";
 import { rollout } from "@/evaluator/rollout";
 import { InputError } from "@/lib/errors";
-import { ROLLOUT_SYSTEMS, rolloutDifferences } from "@/demo/lib/rollout-check";
+import { rolloutDifferences } from "@/demo/lib/rollout-check";
+import { SYSTEMS } from "@/demo/lib/systems";
 import { assertEngine, defaultLimits, ensureRepoImage, installSignalCleanup } from "@/evaluator/sandbox";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { buildDemoRepos } from "@/demo/repos";
@@ -72,15 +75,16 @@ export function registerDemo(program: Command): void {
     });
   demo
     .command("rollout")
-    .description("roll the demo systems out as agents (docs/ROLLOUT.md) and compare with the shipped predictions; all but demo-misapply")
+    .description("roll the demo systems out as agents (docs/ROLLOUT.md) and compare with the shipped predictions")
     .option("--out <dir>", "where the rolled-out predictions and trajectories go", "runs/demo-rollout")
-    .option("--systems <names>", `comma-separated systems (default: ${ROLLOUT_SYSTEMS.join(",")})`)
+    .option("--systems <names>", "comma-separated systems (default: all)")
     .option("--modes <modes>", "comma-separated modes", "oracle,seq")
     .option("--concurrency <n>", "chains rolled out at once", "2")
     .action(async (opts: { out: string; systems?: string; modes: string; concurrency: string }) => {
-      const systems = opts.systems?.split(",").map((s) => s.trim()) ?? ROLLOUT_SYSTEMS;
-      const bad = systems.filter((s) => !ROLLOUT_SYSTEMS.includes(s));
-      if (bad.length) throw new InputError("chainswe demo rollout options", [{ line: 1, field: "--systems", message: `not a demo system an agent can play: ${bad.join(", ")}` }]);
+      const known = SYSTEMS.map((s) => s.name);
+      const systems = opts.systems?.split(",").map((s) => s.trim()) ?? known;
+      const bad = systems.filter((s) => !known.includes(s));
+      if (bad.length) throw new InputError("chainswe demo rollout options", [{ line: 1, field: "--systems", message: `not a demo system: ${bad.join(", ")}` }]);
       const modes: Mode[] = opts.modes.split(",").map((m) => modeSchema.parse(m.trim()));
       await assertEngine();
       installSignalCleanup();
@@ -104,6 +108,7 @@ export function registerDemo(program: Command): void {
             chains: dataset.chains,
             concurrency: Number(opts.concurrency),
             limits: defaultLimits(),
+            maxPatchBytes: predictionLimitsFromEnv(env()).maxPatchBytes,
           });
           const shipped = join(DEMO_PREDICTIONS, `${system}.${mode === "seq_mem" ? "seq" : mode}.jsonl`);
           const problems = summary.chainsFailed ? [`${summary.chainsFailed} chain(s) failed`] : rolloutDifferences(await readFile(out, "utf8"), await readFile(shipped, "utf8"));

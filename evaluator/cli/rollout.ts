@@ -7,7 +7,9 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { z } from "zod";
+import { env } from "@/env";
 import { loadDataset } from "@/evaluator/dataset";
+import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { rollout } from "@/evaluator/rollout";
 import { assertEngine, defaultLimits, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
 import { InputError } from "@/lib/errors";
@@ -82,6 +84,8 @@ export function registerRollout(program: Command): void {
         chains: opts.chains ? opts.chains.map((id) => known.get(id)!) : dataset.chains,
         concurrency: opts.concurrency,
         limits: defaultLimits(),
+        // a patch file the portal would refuse is refused here, not at submission
+        maxPatchBytes: predictionLimitsFromEnv(env()).maxPatchBytes,
         onEvent: (e) => {
           if (e.kind === "bug") line(`${e.chain.continuous_id}#${e.rolled.bug.order} ${e.rolled.outcome.timedOut ? "timed out" : `exit ${e.rolled.outcome.exitCode}`}${e.rolled.warnings.map((w) => `; ${w}`).join("")}`);
           else if (e.kind === "chain_error") line(`${e.chain.continuous_id}: error: ${e.error.message.split("\n")[0]}`);

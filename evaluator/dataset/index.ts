@@ -1,3 +1,3 @@
 export { loadDataset, sha256File, type Dataset } from "./dataset";
-export { loadPredictions, type Predictions } from "./predictions";
+export { loadPredictions, patchOverLimit, patchSizeOverLimit, type Predictions } from "./predictions";
 export { readRecords, fieldPath } from "./records";

@@ -56,15 +56,25 @@ function locate(line: number, p: PredictionLine, index: Index): number | InputIs
   return order;
 }
 
+/** Why a model patch of `size` UTF-8 bytes is over the per-patch limit ("is 3 MB, over the 2 MB limit per patch"), or null. */
+export function patchSizeOverLimit(size: number, maxPatchBytes: number | undefined): string | null {
+  if (maxPatchBytes === undefined || size <= maxPatchBytes) return null;
+  return `is ${formatBytes(size)}, over the ${formatBytes(maxPatchBytes)} limit per patch`;
+}
+
+/** As patchSizeOverLimit, for a patch's text. */
+export function patchOverLimit(patch: string, maxPatchBytes: number | undefined): string | null {
+  // a UTF-16 unit is 1 to 3 UTF-8 bytes: only count bytes when the length leaves it open
+  if (maxPatchBytes === undefined || patch.length * 3 <= maxPatchBytes) return null;
+  return patchSizeOverLimit(Buffer.byteLength(patch, "utf8"), maxPatchBytes);
+}
+
 /** A patch over the limit, checked on the raw value so a huge patch is never parsed as a diff. */
 function oversizedPatch(line: number, value: unknown, maxPatchBytes: number | undefined): InputIssue | null {
-  if (maxPatchBytes === undefined || typeof value !== "object" || value === null) return null;
+  if (typeof value !== "object" || value === null) return null;
   const patch = (value as { model_patch?: unknown }).model_patch;
-  // a UTF-16 unit is 1 to 3 UTF-8 bytes: only count bytes when the length leaves it open
-  if (typeof patch !== "string" || patch.length * 3 <= maxPatchBytes) return null;
-  const size = Buffer.byteLength(patch, "utf8");
-  if (size <= maxPatchBytes) return null;
-  return { line, field: "model_patch", message: `is ${formatBytes(size)}, over the ${formatBytes(maxPatchBytes)} limit per patch` };
+  const over = typeof patch === "string" ? patchOverLimit(patch, maxPatchBytes) : null;
+  return over ? { line, field: "model_patch", message: over } : null;
 }
 
 /** Collects issues, listing the first MAX_LISTED_ISSUES and counting the rest. */

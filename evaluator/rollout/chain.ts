@@ -7,16 +7,17 @@
  * diff against that commit is the bug's model patch.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { patchSizeOverLimit } from "@/evaluator/dataset";
 import { checkChainForReplay } from "@/evaluator/replay";
 import { rebuildPrelude, type ChainStates } from "@/evaluator/replay/chain";
 import type { Sandbox } from "@/evaluator/sandbox";
-import { EnvironmentError } from "@/lib/errors";
+import { EnvironmentError, coerceError } from "@/lib/errors";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import type { Mode, PredictionLine } from "@/lib/schemas/prediction";
 import { runAgent } from "./agent";
-import { agentEnv, execWrapperScript, parseMetrics, recordedPatch, type TurnOutcome } from "./contract";
+import { agentEnv, execWrapperScript, parseMetrics, parsePatchFile, recordedPatch, type PatchFileRead, type TurnOutcome } from "./contract";
 import { agentDiffScript, agentViewScript, parseDiff, parseView } from "./scripts";
 
 const newToken = () => `CHAINSWE-${randomBytes(12).toString("hex")}`;
@@ -32,6 +33,8 @@ export type RolloutChainInput = {
   chainDir: string;
   /** host scratch directory of this chain, removed by the caller */
   scratchDir: string;
+  /** largest patch file accepted (UTF-8 bytes); absent: no limit */
+  maxPatchBytes?: number;
 };
 
 export type RolledBug = { bug: Bug; outcome: TurnOutcome; warnings: string[] };
@@ -67,22 +70,45 @@ async function takeDiff(sandbox: Sandbox, viewCommit: string): Promise<string | 
   return parseDiff(result.output, token);
 }
 
+/** The agent's patch file, read unless it is over the limit by its size alone; an unreadable file is a warning. */
+async function readPatchFile(file: string, maxPatchBytes: number | undefined): Promise<PatchFileRead> {
+  const size = await stat(file).then((s) => s.size, () => null);
+  if (size === null) return { patch: null, warnings: [] };
+  if (patchSizeOverLimit(size, maxPatchBytes)) return parsePatchFile({ size, text: null }, file, maxPatchBytes);
+  try {
+    return parsePatchFile({ size, text: await readFile(file, "utf8") }, file, maxPatchBytes);
+  } catch (e) {
+    return { patch: "", warnings: [`${file}: cannot be read (${coerceError(e).message}); empty patch recorded`] };
+  }
+}
+
 async function agentTurn(sandbox: Sandbox, input: RolloutChainInput, bug: Bug, viewCommit: string, memoryDir: string): Promise<RolledBug> {
   const turnDir = join(input.scratchDir, `bug-${bug.order}`);
   await mkdir(turnDir, { recursive: true });
   const issueFile = join(turnDir, "issue.md");
   const metricsFile = join(turnDir, "metrics.json");
+  // turnDir is new, so the patch file is absent when the turn starts
+  const patchFile = join(turnDir, "patch.diff");
   const execPath = join(input.scratchDir, "exec");
   await writeFile(issueFile, bug.problem_statement);
   await writeFile(execPath, execWrapperScript(sandbox.id), { mode: 0o755 });
-  const env = agentEnv({ chain: input.chain, bug, mode: input.mode, issueFile, execPath, containerId: sandbox.id, memoryDir, metricsFile, timeLimitS: input.timeLimitS });
+  const env = agentEnv({ chain: input.chain, bug, mode: input.mode, issueFile, execPath, containerId: sandbox.id, memoryDir, metricsFile, patchFile, timeLimitS: input.timeLimitS });
   const run = await runAgent({ command: input.agentCommand, env, logFile: join(input.chainDir, `${bug.order}.log`), timeLimitS: input.timeLimitS });
   const diff = await takeDiff(sandbox, viewCommit);
   const read = parseMetrics(await readFile(metricsFile, "utf8").catch(() => null), metricsFile);
-  const warnings = [...read.warnings];
+  const submitted = await readPatchFile(patchFile, input.maxPatchBytes);
+  const warnings = [...read.warnings, ...submitted.warnings];
   if (run.timedOut) warnings.push(`agent stopped at the time limit (${input.timeLimitS} s): empty patch recorded`);
-  if (diff === null) warnings.push("no diff could be taken in the container (.git changed by the agent?): empty patch recorded");
-  return { bug, outcome: { timedOut: run.timedOut, exitCode: run.exitCode, wallSeconds: run.wallSeconds, diff, metrics: read.metrics }, warnings };
+  else if (submitted.patch === null && diff === null) warnings.push("no diff could be taken in the container (.git changed by the agent?): empty patch recorded");
+  const outcome: TurnOutcome = {
+    timedOut: run.timedOut,
+    exitCode: run.exitCode,
+    wallSeconds: run.wallSeconds,
+    diff: submitted.patch ?? diff,
+    patchSource: submitted.patch === null ? "tree" : "patch_file",
+    metrics: read.metrics,
+  };
+  return { bug, outcome, warnings };
 }
 
 /**

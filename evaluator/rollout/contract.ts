@@ -5,8 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { patchOverLimit, patchSizeOverLimit } from "@/evaluator/dataset";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
-import { META_FIELDS, predictionMetaSchema, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
+import { META_FIELDS, modelPatchSchema, predictionMetaSchema, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
 
 /** Where the repository is inside the chain's container. */
 export const CONTAINER_REPO = "/testbed";
@@ -20,6 +21,8 @@ export type AgentTurn = {
   containerId: string;
   memoryDir: string;
   metricsFile: string;
+  /** where the agent may submit its patch instead of the tree's diff; absent at the start of the turn */
+  patchFile: string;
   timeLimitS: number;
 };
 
@@ -32,6 +35,7 @@ export function agentEnv(t: AgentTurn): Record<string, string> {
     CHAINSWE_REPO_DIR: CONTAINER_REPO,
     CHAINSWE_MEMORY_DIR: t.memoryDir,
     CHAINSWE_METRICS_FILE: t.metricsFile,
+    CHAINSWE_PATCH_FILE: t.patchFile,
     CHAINSWE_TIME_LIMIT_S: String(t.timeLimitS),
     CHAINSWE_MODE: t.mode,
     CHAINSWE_CHAIN_ID: t.chain.continuous_id,
@@ -83,13 +87,38 @@ export function parseMetrics(text: string | null, file: string): MetricsRead {
   return { metrics: parsed.data, warnings: unknown.length ? [`${file}: unknown field(s) ignored: ${unknown.join(", ")}`] : [] };
 }
 
+/**
+ * The agent's patch file after its turn: absent, or its size and text (text
+ * null: not read, being over the per-patch limit by size alone).
+ */
+export type PatchFileFound = { size: number; text: string | null } | null;
+
+/** The submitted patch: null when the agent wrote no patch file (the tree's diff counts). */
+export type PatchFileRead = { patch: string | null; warnings: string[] };
+
+/**
+ * Checks a patch file as a prediction line's model_patch is checked (the
+ * per-patch limit, a unified diff or empty). Bad content is a warning and an
+ * empty patch: the agent chose to submit a file, so its tree does not count.
+ */
+export function parsePatchFile(found: PatchFileFound, file: string, maxPatchBytes?: number): PatchFileRead {
+  if (found === null) return { patch: null, warnings: [] };
+  const over = found.text === null ? patchSizeOverLimit(found.size, maxPatchBytes) : patchOverLimit(found.text, maxPatchBytes);
+  if (over || found.text === null) return { patch: "", warnings: [`${file}: ${over ?? "not read"}; empty patch recorded`] };
+  const parsed = modelPatchSchema.safeParse(found.text);
+  if (!parsed.success) return { patch: "", warnings: [`${file}: ${parsed.error.issues[0]!.message}; empty patch recorded`] };
+  return { patch: parsed.data, warnings: [] };
+}
+
 /** How an agent's turn ended; an empty patch unless it ended within the limit. */
 export type TurnOutcome = {
   timedOut: boolean;
   exitCode: number | null;
   wallSeconds: number;
-  /** the diff the harness took, null when none could be taken */
+  /** the agent's patch: its patch file's text if it wrote one, else the tree's diff; null when no diff could be taken */
   diff: string | null;
+  /** where `diff` came from */
+  patchSource: "tree" | "patch_file";
   metrics: AgentMetrics;
 };
 

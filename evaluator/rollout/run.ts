@@ -30,6 +30,8 @@ export type RolloutOptions = {
   chains: Chain[];
   concurrency: number;
   limits: SandboxLimits;
+  /** largest patch an agent may submit in its patch file (UTF-8 bytes); absent: no limit */
+  maxPatchBytes?: number;
   onEvent?: (e: RolloutEvent) => void;
 };
 
@@ -51,6 +53,7 @@ function trajectory(chain: Chain, mode: Mode, r: RolledBug): Record<string, unkn
     exit_code: o.exitCode,
     wall_seconds: o.wallSeconds,
     patch_empty: recordedPatch(o).trim() === "",
+    patch_source: o.patchSource,
     metrics: o.metrics,
     warnings: r.warnings,
   };
@@ -63,7 +66,7 @@ async function rollOne(o: RolloutOptions, chain: Chain): Promise<RolledBug[]> {
   const labels = { "chainswe.chain": chain.continuous_id, "chainswe.mode": o.mode, "chainswe.rollout": "1" };
   const sandbox = await Sandbox.start(chain.docker_image, o.limits, labels);
   try {
-    return await rolloutChain(sandbox, { chain, mode: o.mode, agentCommand: o.agentCommand, timeLimitS: o.timeLimitS, chainDir, scratchDir }, async (r) => {
+    return await rolloutChain(sandbox, { chain, mode: o.mode, agentCommand: o.agentCommand, timeLimitS: o.timeLimitS, chainDir, scratchDir, maxPatchBytes: o.maxPatchBytes }, async (r) => {
       await writeFile(join(chainDir, `${r.bug.order}.json`), JSON.stringify(trajectory(chain, o.mode, r), null, 2) + "\n");
       o.onEvent?.({ kind: "bug", chain, rolled: r });
     });

@@ -21,18 +21,20 @@ export const predictionMetaSchema = z.object({
 });
 export type PredictionMeta = z.infer<typeof predictionMetaSchema>;
 
+/** A bug's model patch: a unified diff or empty; null is how some harnesses write "no patch". */
+export const modelPatchSchema = z
+  .string()
+  .nullable()
+  .transform((p) => p ?? "")
+  .refine((p) => p.trim() === "" || isUnifiedDiff(p), { message: "not a unified diff (or empty)" });
+
 export const predictionLineSchema = predictionMetaSchema
   .extend({
     continuous_id: z.string().min(1),
     swebench_instance_id: z.string().min(1).optional(),
     /** SWE-bench's name for swebench_instance_id */
     instance_id: z.string().min(1).optional(),
-    /** null is how some harnesses write "no patch" */
-    model_patch: z
-      .string()
-      .nullable()
-      .transform((p) => p ?? "")
-      .refine((p) => p.trim() === "" || isUnifiedDiff(p), { message: "not a unified diff (or empty)" }),
+    model_patch: modelPatchSchema,
     model_name_or_path: z.string().min(1).optional(),
     order: z.number().int().positive().optional(),
   })

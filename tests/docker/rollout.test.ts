@@ -4,7 +4,8 @@
  * its /testbed/.git), so "no later fix reachable" is tested against a real leak.
  * Rollout then evaluate gives the expected grades; Seq+Mem's memory persists
  * across bugs and Oracle's does not; a hanging agent is stopped at the limit
- * with an empty patch; from inside, git shows no gold fix the start state lacks.
+ * with an empty patch; from inside, git shows no gold fix the start state lacks;
+ * a patch file is the model patch, and in Seq the next start state holds it only if it applies.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset"
 import { evaluate, readResults } from "@/evaluator/replay";
 import { rollout } from "@/evaluator/rollout";
 import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
+import { staleDiff } from "@/demo/lib/edits";
 import { defaultLimits, ensureRepoImage } from "@/evaluator/sandbox";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -137,6 +139,35 @@ describe("what the agent sees", () => {
     }
     // Oracle bug 2 starts from G(1): bug 1's fix is the start state, visible in the work tree only
     expect(readFileSync(join(probes, "oracle-2.txt"), "utf8")).toContain("/testbed/calc/ops.py");
+  });
+});
+
+describe("patch file", () => {
+  /** Bug 1: edits the tree but submits `patch` through CHAINSWE_PATCH_FILE; bug 2: notes the file bug 1 changed. */
+  const patchFileAgent = (patch: string, note: string) => {
+    const file = join(work, `${note}.diff`);
+    writeFileSync(file, patch);
+    return `if [ "$CHAINSWE_ORDER" = 1 ]; then "$CHAINSWE_EXEC" 'echo TREE_EDIT = 1 >> calc/ops.py'; cp ${file} "$CHAINSWE_PATCH_FILE";
+      else "$CHAINSWE_EXEC" 'cat calc/ops.py' > ${join(work, `${note}.txt`)}; fi`;
+  };
+
+  it("its text is the model_patch, not the tree's diff; in Seq the next bug starts from it applied, or without it when it does not apply", async () => {
+    const gold = chain.bug_fixes[0]!.patch;
+    const stale = staleDiff(gold);
+    const applies = await rollOut("seq", patchFileAgent(gold, "applies"));
+    const fails = await rollOut("seq", patchFileAgent(stale, "fails"));
+    expect(applies.lines.map((l) => l.model_patch)).toEqual([gold, ""]);
+    expect(fails.lines.map((l) => l.model_patch)).toEqual([stale, ""]);
+    const turn = JSON.parse(readFileSync(join(fails.trajectoriesDir, "tiny-chain", "1.json"), "utf8")) as Record<string, unknown>;
+    expect(turn).toMatchObject({ patch_source: "patch_file", patch_empty: false, warnings: [] });
+    // A(1): bug 1's submitted patch (if it applied) + its test patch; the tree edit is gone either way
+    const seen = (note: string) => readFileSync(join(work, `${note}.txt`), "utf8");
+    expect(seen("applies")).toContain("return a * b");
+    expect(seen("fails")).toContain("return a + b  # bug 1: should multiply");
+    for (const note of ["applies", "fails"]) {
+      expect(seen(note)).not.toContain("TREE_EDIT");
+      expect(seen(note)).not.toContain("local edit");
+    }
   });
 });
 

@@ -14,6 +14,7 @@ export const agentEnvSchema = z.object({
   CHAINSWE_CHAIN_ID: z.string().min(1),
   CHAINSWE_ORDER: z.coerce.number().int().positive(),
   CHAINSWE_METRICS_FILE: z.string().min(1),
+  CHAINSWE_PATCH_FILE: z.string().min(1),
   CHAINSWE_MEMORY_DIR: z.string().min(1),
   CHAINSWE_MODE: modeSchema,
 });
