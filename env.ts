@@ -24,6 +24,12 @@ export const envSchema = z.object({
   CHAINSWE_MAX_DISK_FILES: int(100_000),
   CI: z.string().optional(),
   /**
+   * A label (`chainswe.tag`) put on every container this process starts; child
+   * processes inherit it. The Docker tests set one per test file to find their own
+   * containers on an engine others use too.
+   */
+  CHAINSWE_SANDBOX_TAG: z.string().min(1).optional(),
+  /**
    * The portal's database. SQLite by default (`file:` + a path; a relative path is
    * taken from the current directory, the project root for `npm run …`, the site
    * and the CLI).

@@ -44,6 +44,7 @@ export default defineConfig({
         test: {
           name: "docker",
           include: ["tests/docker/**/*.test.ts"],
+          setupFiles: ["tests/docker/setup.ts"],
           environment: "node",
           testTimeout: 600_000,
           hookTimeout: 900_000,

@@ -6,6 +6,7 @@
 import { PassThrough, type Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
+import { env } from "@/env";
 import { EnvironmentError, coerceError } from "@/lib/errors";
 import { DiskWatch, type DiskExceeded } from "./disk-watch";
 import { docker, ensureImage } from "./docker";
@@ -67,8 +68,11 @@ export class Sandbox {
     this.pristine = new Pristine(image, labels);
   }
 
-  static async start(image: string, limits: SandboxLimits, labels: Record<string, string> = {}): Promise<Sandbox> {
+  static async start(image: string, limits: SandboxLimits, given: Record<string, string> = {}): Promise<Sandbox> {
     if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
+    const tag = env().CHAINSWE_SANDBOX_TAG;
+    // the reference copy (Pristine) carries the same labels
+    const labels = tag ? { ...given, "chainswe.tag": tag } : given;
     await ensureImage(image);
     let container: Docker.Container;
     try {

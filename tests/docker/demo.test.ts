@@ -18,7 +18,7 @@ import { evaluate, readResults } from "@/evaluator/replay";
 import { defaultLimits } from "@/evaluator/sandbox";
 import { modeSchema } from "@/lib/schemas/prediction";
 import { fingerprintSchema } from "@/lib/schemas/results";
-import { sandboxesSinceLoad } from "./engine";
+import { ownSandboxes } from "./engine";
 
 const run = promisify(execFile);
 const CLI = ["bin/chainswe.mjs"];
@@ -133,6 +133,6 @@ describe("validate (CLI)", () => {
     expect(failed?.stdout).not.toContain(`FAIL ${dataset.chains[1]!.continuous_id}`);
     expect(failed?.stdout).toContain("1/2 chain(s) valid");
     // the failed chain's container went away like the others
-    expect(await sandboxesSinceLoad()).toEqual([]);
+    expect(await ownSandboxes()).toEqual([]);
   });
 });

@@ -1,15 +1,15 @@
 /**
- * The engine as the Docker tests see it. A machine's engine can hold sandboxes
- * no test of this run made (an earlier run killed mid-way, a demo site running
- * beside the tests): "no container left" means none of those this test file made.
+ * The engine as the Docker tests see it. It can hold sandboxes no test of this
+ * file made (a run killed earlier, a demo site or another test run beside it):
+ * "no container left" means none of those this file made, found by the tag
+ * tests/docker/setup.ts gives it.
  */
 import { docker } from "@/evaluator/sandbox";
 
-/** Seconds, like the engine's `Created`: the module loads before any of its tests start a container. */
-const loadedAt = Math.floor(Date.now() / 1000);
-
-/** Ids of the sandbox containers (reference copies included) created since this test file loaded. */
-export async function sandboxesSinceLoad(...labels: string[]): Promise<string[]> {
-  const list = await docker().listContainers({ all: true, filters: { label: ["chainswe.sandbox=1", ...labels] } });
-  return list.filter((c) => c.Created >= loadedAt).map((c) => c.Id);
+/** Ids of the sandbox containers (reference copies included) this test file made, with `labels` too. */
+export async function ownSandboxes(...labels: string[]): Promise<string[]> {
+  const tag = process.env.CHAINSWE_SANDBOX_TAG;
+  if (!tag) throw new Error("CHAINSWE_SANDBOX_TAG is not set: tests/docker/setup.ts is the docker project's setup file");
+  const list = await docker().listContainers({ all: true, filters: { label: ["chainswe.sandbox=1", `chainswe.tag=${tag}`, ...labels] } });
+  return list.map((c) => c.Id);
 }

@@ -14,7 +14,7 @@ import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/lib/dataset-stats";
 import { demoClones, demoInstance, writeInstanceFile } from "@/tests/mining/demo-instances";
-import { sandboxesSinceLoad } from "./engine";
+import { ownSandboxes } from "./engine";
 
 const run = promisify(execFile);
 const CLI = "bin/chainswe.mjs";
@@ -59,6 +59,6 @@ describe("chainswe mine --verify and select", () => {
     expect(dataset.chains.map((c) => c.continuous_id)).toEqual(["chainswe-demo__inikit-1+3"]);
     // the statistics as data: what `dataset import` would store for this file
     expect(JSON.parse(await readFile(join(dir, "v1.stats.json"), "utf8"))).toEqual(datasetStats(dataset.chains));
-    expect(await sandboxesSinceLoad()).toEqual([]);
+    expect(await ownSandboxes()).toEqual([]);
   }, 180_000);
 });

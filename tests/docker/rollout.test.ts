@@ -21,7 +21,7 @@ import { staleDiff } from "@/demo/lib/edits";
 import { defaultLimits, ensureRepoImage } from "@/evaluator/sandbox";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
-import { sandboxesSinceLoad } from "./engine";
+import { ownSandboxes } from "./engine";
 import { BASE_IMAGE, buildTinyRepo } from "./tiny-repo";
 
 const run = promisify(execFile);
@@ -101,7 +101,7 @@ describe("rollout then evaluate", () => {
       [1, true, null],
       [2, false, "no_usable_patch"],
     ]);
-    expect(await sandboxesSinceLoad("chainswe.rollout=1")).toEqual([]);
+    expect(await ownSandboxes("chainswe.rollout=1")).toEqual([]);
   });
 });
 

@@ -13,7 +13,7 @@ import { evaluate, readResults } from "@/evaluator/replay";
 import { Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
 import type { Mode } from "@/lib/schemas/prediction";
 import { OPS_V0, OPS_V1, buildTinyRepo, type TinyRepo } from "./tiny-repo";
-import { sandboxesSinceLoad } from "./engine";
+import { ownSandboxes } from "./engine";
 import { patchFor, predictionsFor } from "./patches";
 
 let tiny: TinyRepo;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 const datasetOf = (t: TinyRepo): Dataset => ({ path: "tiny.jsonl", sha256: "tiny", chains: [t.chain], warnings: [] });
 
-const sandboxContainers = () => sandboxesSinceLoad();
+const sandboxContainers = () => ownSandboxes();
 
 async function run(mode: Mode, patches: Record<number, string>, timeoutS = 60) {
   const outDir = mkdtempSync(join(tmpdir(), "chainswe-run-"));
