@@ -9,6 +9,7 @@ import { loadDataset } from "@/evaluator/dataset";
 import { besideOutput, selectChains, writeJsonl } from "@/evaluator/mining";
 import { readResults } from "@/evaluator/replay";
 import { datasetStats } from "@/lib/dataset-stats";
+import { InputError } from "@/lib/errors";
 import type { DatasetStats } from "@/lib/schemas/columns";
 
 export function formatStats(s: DatasetStats): string {
@@ -28,8 +29,11 @@ export function formatStats(s: DatasetStats): string {
 async function selectCommand(candidates: string, opts: { out: string; oracle?: string }): Promise<void> {
   const dataset = await loadDataset(candidates, { sharedInstances: true });
   const oracle = opts.oracle ? await readResults(opts.oracle) : undefined;
-  if (oracle && oracle.length === 0) throw new Error(`${opts.oracle}: no results.jsonl with graded bugs (an Oracle \`chainswe evaluate --out\` directory)`);
-  if (oracle?.some((b) => b.mode !== "oracle")) throw new Error(`${opts.oracle}: not an Oracle run (mode ${oracle.find((b) => b.mode !== "oracle")!.mode})`);
+  // checked before anything is written: a bad --oracle leaves no output behind (exit 2)
+  const badOracle = (message: string) => new InputError("chainswe select options", [{ line: 1, field: "--oracle", message: `${opts.oracle}: ${message}` }]);
+  if (oracle && oracle.length === 0) throw badOracle("no results.jsonl with graded bugs (an Oracle `chainswe evaluate --out` directory)");
+  const other = oracle?.find((b) => b.mode !== "oracle");
+  if (other) throw badOracle(`not an Oracle run (mode ${other.mode})`);
   const { selected, dropped } = selectChains(dataset.chains, { oracle });
   await writeJsonl(opts.out, selected);
   await writeJsonl(besideOutput(opts.out, "dropped"), dropped);

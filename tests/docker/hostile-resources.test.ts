@@ -6,11 +6,11 @@
  * container, and not reach the next bug of the chain.
  */
 import { spawnSync } from "node:child_process";
-import { createServer, type Server } from "node:net";
 import { networkInterfaces } from "node:os";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
 import { containersOf, gradeHostile, hostileChain, withProbe } from "./hostile-run";
+import { useCountingServer } from "./counting-server";
 import { patchFor } from "./patches";
 import { OPS_V0, OPS_V2, buildTinyRepo, type TinyRepo } from "./tiny-repo";
 
@@ -37,18 +37,7 @@ async function expectHostHealthy(): Promise<void> {
 }
 
 describe("network", () => {
-  let server: Server;
-  let port = 0;
-  let connections = 0;
-  beforeAll(async () => {
-    server = createServer((s) => {
-      connections++;
-      s.end();
-    });
-    await new Promise<void>((r) => server.listen(0, "0.0.0.0", r));
-    port = (server.address() as { port: number }).port;
-    return () => new Promise<void>((r) => server.close(() => r()));
-  });
+  const server = useCountingServer("0.0.0.0");
 
   /** Every IPv4 address of the host (loopback, its LAN address, the docker0 bridge), then DNS. */
   const reachingOps = () => {
@@ -63,7 +52,7 @@ describe("network", () => {
         "    import socket",
         `    for host in ${JSON.stringify(hosts)}:`,
         "        try:",
-        `            socket.create_connection((host, ${port}), timeout=1).close()`,
+        `            socket.create_connection((host, ${server.port()}), timeout=1).close()`,
         "            return True",
         "        except OSError:",
         "            pass",
@@ -85,8 +74,8 @@ describe("network", () => {
   // Proves the addresses are really reachable from a container that has a network
   // (the default bridge), so the sandboxed run below failing to reach them means something.
   it("control: a container on the default bridge reaches the host's listener", async () => {
-    const before = connections;
-    const chainId = `hostile-net-control-${port}`;
+    const before = server.connections();
+    const chainId = `hostile-net-control-${server.port()}`;
     const c = await docker().createContainer({
       Image: tiny.image,
       Cmd: ["python3", "-c", `${reachingOps()}\nimport sys\nsys.exit(0 if _reached() else 1)\n`],
@@ -99,20 +88,20 @@ describe("network", () => {
     } finally {
       await c.remove({ force: true });
     }
-    expect(connections).toBeGreaterThan(before);
+    expect(server.connections()).toBeGreaterThan(before);
     expect(await containersOf(chainId)).toEqual([]);
   });
 
   // Proves the sandbox has no route anywhere: the listener on every host address gets
   // nothing, DNS fails, and the bug is graded on its (unfixed) tests.
   it("a patch opening sockets to the host and resolving names gets nowhere; the listener sees nothing", async () => {
-    const before = connections;
+    const before = server.connections();
     const chain = hostileChain(tiny, "net");
     const patch = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: reachingOps() }]);
     const { bugs } = await gradeHostile(chain, "oracle", { 1: patch });
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false, fingerprint: "left_unfixed", timed_out: false });
     expect(bugs[0]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_mul"]);
-    expect(connections).toBe(before);
+    expect(server.connections()).toBe(before);
   });
 });
 

@@ -104,6 +104,18 @@ describe("fooling the grader", () => {
 });
 
 describe("state left for the next bug", () => {
+  /** Oracle: bug 1 runs `planter` (ops.py, mul still broken); bug 2's empty patch must be graded on the real tests alone. */
+  async function expectPlantedPluginGone(name: string, planter: string) {
+    const { bugs, logs } = await gradeHostile(hostileChain(tiny, name), "oracle", {
+      1: patchFor([{ path: "calc/ops.py", before: OPS_V0, after: planter }]),
+      2: "",
+    });
+    expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false });
+    expect(bugs[1]).toMatchObject({ resolved: false, fingerprint: "no_usable_patch", tampered: false });
+    expect(bugs[1]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_cube"]);
+    expect(logs[1]).not.toContain("chainswe_evil_plugin");
+  }
+
   // Proves writes outside /testbed do not survive into the next bug. Bug 1's code installs
   // a pass-everything pytest plugin in site-packages and switches it on from
   // /etc/python3.11/sitecustomize.py (run by every python3). Oracle re-enters G(1) for bug
@@ -115,14 +127,7 @@ with open("/usr/lib/python3/dist-packages/chainswe_evil_plugin.py", "w") as _f:
 with open("/etc/python3.11/sitecustomize.py", "a") as _f:
     _f.write("\\nimport os\\nos.environ['PYTEST_ADDOPTS'] = '-p chainswe_evil_plugin'\\n")
 `);
-    const { bugs, logs } = await gradeHostile(hostileChain(tiny, "plant-oracle"), "oracle", {
-      1: patchFor([{ path: "calc/ops.py", before: OPS_V0, after: planter }]),
-      2: "",
-    });
-    expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false });
-    expect(bugs[1]).toMatchObject({ resolved: false, fingerprint: "no_usable_patch", tampered: false });
-    expect(bugs[1]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_cube"]);
-    expect(logs[1]).not.toContain("chainswe_evil_plugin");
+    await expectPlantedPluginGone("plant-oracle", planter);
   });
 
   // Proves the same for Seq, where bug 1's patch stays in the agent state, and for two
@@ -170,14 +175,7 @@ with open("/usr/bin/bash.new", "w") as _f:
 os.chmod("/usr/bin/bash.new", 0o755)
 os.rename("/usr/bin/bash.new", "/usr/bin/bash")
 `);
-    const { bugs, logs } = await gradeHostile(hostileChain(tiny, "bash-pid1"), "oracle", {
-      1: patchFor([{ path: "calc/ops.py", before: OPS_V0, after: planter }]),
-      2: "",
-    });
-    expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false });
-    expect(bugs[1]).toMatchObject({ resolved: false, fingerprint: "no_usable_patch", tampered: false });
-    expect(bugs[1]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_cube"]);
-    expect(logs[1]).not.toContain("chainswe_evil_plugin");
+    await expectPlantedPluginGone("bash-pid1", planter);
   });
 });
 

@@ -4,7 +4,6 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
 import type { Mode } from "@/lib/schemas/prediction";
 import { OPS_V0, OPS_V1, buildTinyRepo, type TinyRepo } from "./tiny-repo";
 import { ownSandboxes } from "./engine";
+import { useCountingServer } from "./counting-server";
 import { patchFor, predictionsFor } from "./patches";
 
 let tiny: TinyRepo;
@@ -107,27 +107,16 @@ describe("sandbox limits", () => {
 });
 
 describe("network isolation", () => {
-  let server: Server;
-  let port = 0;
-  let connections = 0;
-  beforeAll(async () => {
-    server = createServer((s) => {
-      connections++;
-      s.end();
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    port = (server.address() as { port: number }).port;
-    return () => new Promise<void>((r) => server.close(() => r()));
-  });
+  const server = useCountingServer("127.0.0.1");
 
   const connectingOps = () =>
     OPS_V1.replace(
       "def mul(a, b):\n",
-      `def mul(a, b):\n    import socket\n    try:\n        socket.create_connection(("127.0.0.1", ${port}), timeout=3).close()\n    except OSError:\n        return None\n`,
+      `def mul(a, b):\n    import socket\n    try:\n        socket.create_connection(("127.0.0.1", ${server.port()}), timeout=3).close()\n    except OSError:\n        return None\n`,
     );
 
   it("the same connection succeeds from a container on the host network (control)", async () => {
-    const before = connections;
+    const before = server.connections();
     const c = await docker().createContainer({
       Image: tiny.image,
       Cmd: ["python3", "-c", connectingOps() + "\nassert mul(3, 4) == 12\n"],
@@ -140,16 +129,16 @@ describe("network isolation", () => {
     } finally {
       await c.remove({ force: true });
     }
-    expect(connections).toBeGreaterThan(before);
+    expect(server.connections()).toBeGreaterThan(before);
   });
 
   it("fails inside the sandbox: a test that needs the network does not pass", async () => {
-    const before = connections;
+    const before = server.connections();
     const patch = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: connectingOps() }]);
     const { bugs } = await run("oracle", { 1: patch });
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false, fingerprint: "left_unfixed" });
     expect(bugs[0]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_mul"]);
-    expect(connections).toBe(before);
+    expect(server.connections()).toBe(before);
   });
 });
 
