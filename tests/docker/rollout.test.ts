@@ -175,15 +175,14 @@ describe("time limit", () => {
   it("stops a hanging agent (host and container) at the limit and records an empty patch", async () => {
     const pidFile = join(work, "hang.pid");
     const agent = `echo $$ > ${pidFile}; echo "x = 1" | "$CHAINSWE_EXEC" 'cat > edited.py'; "$CHAINSWE_EXEC" 'sleep 600' & sleep 600`;
-    const started = Date.now();
     const { lines, trajectoriesDir } = await rollOut("seq", agent, { timeLimitS: 3, chains: [{ ...chain, bug_fixes: chain.bug_fixes.slice(0, 1), swebench_instance_ids: ["tiny-1"] }] });
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(lines.map((l) => l.model_patch)).toEqual([""]);
     const turn = JSON.parse(readFileSync(join(trajectoriesDir, "tiny-chain", "1.json"), "utf8")) as { timed_out: boolean; patch_empty: boolean };
     expect(turn).toMatchObject({ timed_out: true, patch_empty: true });
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(() => process.kill(pid, 0)).toThrow();
-  });
+    // an agent never stopped sleeps 600 s: the test fails by this timeout, not by a timed assertion
+  }, 60_000);
 });
 
 describe("the demo", () => {

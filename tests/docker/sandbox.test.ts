@@ -96,14 +96,13 @@ describe("sandbox limits", () => {
 
   it("stops a patch with an infinite loop at the time limit; Seq still grades the rest", async () => {
     const loop = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: OPS_V0.replace("def add(a, b):\n", "def add(a, b):\n    while True:\n        pass\n") }]);
-    const started = Date.now();
     const { bugs } = await run("seq", { 1: loop, 2: tiny.chain.bug_fixes[1]!.patch }, 5);
     expect(bugs[0]).toMatchObject({ timed_out: true, resolved: false, fingerprint: "no_usable_patch", exit_code: null });
     // the loop stays in the agent state A(1), so bug 2's run hits the limit too — but is graded
     expect(bugs[1]).toMatchObject({ order: 2, timed_out: true, patch_applied: true, fingerprint: "no_usable_patch" });
-    expect(Date.now() - started).toBeLessThan(120_000);
     expect(await sandboxContainers()).toEqual([]);
-  });
+    // a loop that were never stopped would outlast this bound: the test fails by its timeout, not by a timed assertion
+  }, 120_000);
 });
 
 describe("network isolation", () => {
