@@ -187,6 +187,8 @@ async function startSite(url: string, workers: number): Promise<{ proc: Proc; ba
     {
       CHAINSWE_NEXT_DIST: args.dist!,
       NEXT_TELEMETRY_DISABLED: "1",
+      // SIGTERM: the site hands its running chains back before exiting (lib/site-worker.ts), as demo.sh runs it
+      NEXT_MANUAL_SIG_HANDLE: "true",
       DATABASE_URL: url,
       NEXTAUTH_SECRET: "bench-load-secret-bench-load-secret",
       NEXTAUTH_URL: base,
