@@ -17,7 +17,7 @@ import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { QUEUE_LABEL } from "@/evaluator/queue/labels";
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
-import { docker, type Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { docker, type ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
 import { EnvironmentError, coerceError } from "@/lib/errors";
 import {
   CHAINS_QUEUE,
@@ -52,7 +52,7 @@ export type DistributedWorker = {
 };
 
 class Replay {
-  sandbox: Sandbox | undefined;
+  sandbox: ChainContainers | undefined;
   stopped: string | undefined;
   constructor(readonly job: ChainJob) {}
   stop(reason: string): void {

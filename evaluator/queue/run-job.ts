@@ -8,7 +8,7 @@
  * and another worker claims the job again.
  */
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
-import type { Sandbox, SandboxLimits } from "@/evaluator/sandbox";
+import type { ChainContainers, SandboxLimits } from "@/evaluator/sandbox";
 import { getChain } from "@/lib/data/datasets";
 import { refreshAggregates } from "@/lib/data/aggregates";
 import { getChainPredictions } from "@/lib/data/submissions";
@@ -41,7 +41,7 @@ type AbortReason = "lease_lost" | "released";
 
 export class ChainRun {
   private abortReason: AbortReason | undefined;
-  private sandbox: Sandbox | undefined;
+  private sandbox: ChainContainers | undefined;
 
   constructor(
     readonly job: ClaimedJob,

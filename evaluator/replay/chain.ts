@@ -1,31 +1,31 @@
 /**
- * Replays one chain in one container (SPEC §3): builds the gold states, then
- * grades every bug in order from G(k-1) (Oracle) or A(k-1) (Seq). A Seq chain is
- * never aborted. Dataset and environment failures throw; they are not grades.
+ * Replays one chain (SPEC §3): builds every state from the patches, then
+ * grades every bug in order from G(k-1) (Oracle) or A(k-1) (Seq). A Seq chain
+ * is never aborted. Dataset and environment failures throw; they are not grades.
  *
- * Code under test runs as root and can change anything in the container — a
+ * Code under test runs as root and can change anything in its container — a
  * `.pth` file in site-packages, a `python3` earlier on PATH, ignored files,
- * objects and config in /testbed/.git — so after a run that may have executed
- * submitted code, the container is brought back to its image
- * (Sandbox.revertToImage) and bug k's exec rebuilds its start from the patches
- * alone: G(0..k-1), and for Seq A(1..k-1) by replaying the earlier model
- * patches. Commits are reproducible, so the rebuilt states must have the ids
- * first recorded; if not, that is an environment error. After a run of the
- * dataset's own code only (see datasetCodeOnly) the revert is skipped: that run
- * is the one `validate` makes, and a revert costs about a second.
+ * objects and config in /testbed/.git, PID 1 — so the trust boundary is the
+ * container itself (ChainContainers): the states are built where no code but
+ * git and patch ever runs, and each bug whose start could hold submitted code
+ * runs in a fresh container of the image that receives its graded state as one
+ * diff from the base commit. Nothing is reverted or rebuilt between bugs, so
+ * the harness's cost per bug grows with what the patches change, not with the
+ * repository's size or the bug's position. The diff carries content only: a
+ * bug's container holds no gold state of a later bug (nor of its own).
  */
 import { randomBytes } from "node:crypto";
 import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from "@/evaluator/diff";
 import { gradeBug } from "@/evaluator/grading";
 import { getLogParser } from "@/evaluator/parsers";
 import type { LogParser } from "@/evaluator/parsers";
-import type { ExecResult, Sandbox } from "@/evaluator/sandbox";
-import { DatasetError, EnvironmentError } from "@/lib/errors";
+import { filesOfTar, type ChainContainers, type ExecResult, type Sandbox } from "@/evaluator/sandbox";
+import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
 import type { ApplyMethod, GradedBug } from "@/lib/schemas/results";
 import { bugLogText } from "./log";
-import { MODEL_DIFF, TEST_DIFF, bugScript, goldDiffPath, goldFixPath, goldStatesScript, replayModelPath, taggedLines, testScript } from "./scripts";
+import { STATES_DIR, STATE_DIFF, STATE_PATHS, bugScript, chainStatesScript, goldDiffPath, goldFixPath, goldStatesScript, gradedStateScript, replayModelPath, taggedLines, testScript } from "./scripts";
 
 export type BugArtifacts = { bug: GradedBug; log: string; modelPatch: string };
 
@@ -144,52 +144,101 @@ export function rebuildPrelude(input: ChainReplayInput, k: number, states: Chain
   return { script: scripts.join("\n"), files, check };
 }
 
-type BugRun = { method: ApplyMethod | null; discarded: string[]; state: string; setupLog: string; run: ExecResult };
+/** A graded state as the states script built it, and how bug k's patches went into it. */
+type BuiltState = {
+  method: ApplyMethod | null;
+  discarded: string[];
+  /** tree id of S(k), checked again in the bug's own container */
+  tree: string;
+  /** the bug's own lines of the states script (patch application, hidden-test restore) */
+  setupLog: string;
+  /** S(k) as a binary diff from the base commit, and its paths (NUL-separated) */
+  diff: Buffer;
+  paths: Buffer;
+};
+
+/** Building every state runs git only; generous, as the chain and the repository may be long. */
+const STATES_TIMEOUT_MS = 600_000;
 
 /**
- * Prepares bug k and runs its tests in one exec: the trusted preparation
- * (patch application, hidden-test restore, test patch, commit) prints tagged
- * lines, then a `<token> RUN` line, then the test command runs. Everything
- * after the first RUN line is test output; the time limit counts from it.
+ * Builds G(0..n) and every graded state S(1..n) in one exec, in a container
+ * where no code of the repository or the submission ever runs, and takes each
+ * S(k) out as a diff from the base commit. Dataset errors name the bug.
  */
-async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, at: { start: string; goldPrev: string }, patch: string, timeoutS: number, prelude?: Prelude): Promise<BugRun> {
-  const { start, goldPrev } = at;
-  const unsafe = unsafePaths(patch);
-  const usable = usablePatch(patch);
+async function buildStates(sandbox: Sandbox, input: ChainReplayInput): Promise<BuiltState[]> {
+  const { chain } = input;
+  const token = newToken();
+  const files = goldFiles(chain, chain.bug_fixes.length);
+  const bugs = chain.bug_fixes.map((bug) => {
+    const patch = input.predictions.get(bug.order)?.model_patch ?? "";
+    const usable = usablePatch(patch);
+    if (usable) files[replayModelPath(bug.order)] = patch;
+    const patchPaths = [...new Set([...(usable ? touchedFiles(patch) : []), ...touchedFiles(bug.test_patch)])];
+    return { order: bug.order, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [], patchPaths };
+  });
+  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode: input.mode === "oracle" ? "oracle" : "seq", bugs });
+  const result = await sandbox.exec(script, { files, timeoutMs: STATES_TIMEOUT_MS });
+  const { output } = result;
+  parseGoldStates(output, `${token}-gold`, chain, chain.bug_fixes.length);
+  const lines = output.split("\n");
+  const partial = (bug: Bug) => {
+    const detail = result.timedOut ? `timed out after ${STATES_TIMEOUT_MS / 1000} s` : `exit ${result.exitCode}`;
+    return new EnvironmentError(`building the state of bug ${bug.order} failed (${detail}):\n${output.slice(-4000)}`);
+  };
+  const built: Omit<BuiltState, "diff" | "paths">[] = [];
+  for (const bug of chain.bug_fixes) {
+    const own = `${token}-${bug.order}`;
+    const tags = taggedLines(output, own);
+    if (tags.some((t) => t.key === "TESTPATCH_FAILED")) {
+      throw new DatasetError(`test patch does not apply:\n${output.slice(-4000)}`, chain.continuous_id, bug.order);
+    }
+    const method = tags.find((t) => t.key === "METHOD")?.rest;
+    const tree = tags.find((t) => t.key === "TREE")?.rest;
+    if (!method || !tree) throw partial(bug);
+    const begin = lines.indexOf(`${own} BEGIN`);
+    const end = lines.indexOf(`${own} TREE ${tree}`);
+    built.push({
+      method: method === "none" ? null : (method as ApplyMethod),
+      discarded: tags.filter((t) => t.key === "DISCARDED").map((t) => t.rest),
+      tree,
+      setupLog: lines.slice(begin + 1, end).join("\n"),
+    });
+  }
+  let archive: Map<string, Buffer>;
+  try {
+    archive = await filesOfTar(await sandbox.container.getArchive({ path: STATES_DIR }));
+  } catch (e) {
+    throw new EnvironmentError(`cannot copy the built states out of the container: ${coerceError(e).message}`);
+  }
+  return built.map((b, i) => {
+    const order = chain.bug_fixes[i]!.order;
+    const diff = archive.get(`states/${order}.diff`);
+    const paths = archive.get(`states/${order}.paths`);
+    if (!diff || !paths) throw new EnvironmentError(`the states script left no diff for bug ${order}`);
+    return { ...b, diff, paths };
+  });
+}
+
+/**
+ * Puts S(k) into the bug's container and runs its tests in one exec: the
+ * trusted part prints tagged lines, then a `<token> RUN` line, then the test
+ * command runs. Everything after the first RUN line is test output; the time
+ * limit counts from it.
+ */
+async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, built: BuiltState, timeoutS: number): Promise<ExecResult> {
   const token = newToken();
   const run = `${token} RUN`;
-  const script = [
-    ...(prelude ? [prelude.script, `echo "${token} PREPARE"`] : []),
-    bugScript({ token, start, goldPrev, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [] }),
-    `echo "${run}"`,
-    testScript(bug.test_cmds),
-  ].join("\n");
-  // killFirst: whatever the previous test run left behind dies before the next bug's files go in
-  const files = { ...prelude?.files, [MODEL_DIFF]: usable ? patch : "", [TEST_DIFF]: bug.test_patch };
+  const script = [gradedStateScript(token, chain.base_commit), `echo "${run}"`, testScript(bug.test_cmds)].join("\n");
+  // killFirst: a container that served an earlier bug (dataset code only) may still run its processes
+  const files = { [STATE_DIFF]: built.diff, [STATE_PATHS]: built.paths };
   const result = await sandbox.exec(script, { files, killFirst: true, phaseMarker: run, timeoutMs: timeoutS * 1000, watchDisk: true });
   const cut = result.output.indexOf(`${run}\n`);
   const setup = cut < 0 ? result.output : result.output.slice(0, cut);
-  prelude?.check(setup);
-  const tags = taggedLines(setup, token);
-  if (tags.some((t) => t.key === "TESTPATCH_FAILED")) {
-    throw new DatasetError(`test patch does not apply:\n${setup.slice(-4000)}`, chain.continuous_id, bug.order);
+  const tree = taggedLines(setup, token).find((t) => t.key === "TREE")?.rest;
+  if (cut < 0 || tree !== built.tree) {
+    throw new EnvironmentError(`putting the state of bug ${bug.order} into its container failed (tree ${tree ?? "none"}, expected ${built.tree}; exit ${result.exitCode}):\n${setup.slice(-4000)}`);
   }
-  const state = tags.find((t) => t.key === "STATE")?.rest;
-  const method = tags.find((t) => t.key === "METHOD")?.rest;
-  if (cut < 0 || !state || !method) {
-    throw new EnvironmentError(`preparing bug ${bug.order} failed (exit ${result.exitCode}):\n${setup.slice(-4000)}`);
-  }
-  const note = unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "";
-  // the rebuild of the start state is the same for every submission: the log keeps this bug's own steps
-  const own = setup.indexOf(`${token} PREPARE\n`);
-  const rebuilt = bug.order > 1 && prelude ? `>>> container reverted to its image; start state rebuilt from the patches before bug ${bug.order}\n` : "";
-  return {
-    method: method === "none" ? null : (method as ApplyMethod),
-    discarded: tags.filter((t) => t.key === "DISCARDED").map((t) => t.rest),
-    state,
-    setupLog: note + rebuilt + (own < 0 ? setup : setup.slice(own + token.length + 9)),
-    run: { ...result, output: result.output.slice(cut + run.length + 1) },
-  };
+  return { ...result, output: result.output.slice(cut + run.length + 1) };
 }
 
 function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
@@ -199,17 +248,16 @@ function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
   return meta;
 }
 
-async function gradeOne(
-  sandbox: Sandbox,
-  input: ChainReplayInput,
-  parser: LogParser,
-  bug: Bug,
-  at: { start: string; goldPrev: string },
-  prelude?: Prelude,
-): Promise<BugArtifacts & { state: string }> {
+async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogParser, bug: Bug, built: BuiltState): Promise<BugArtifacts> {
   const prediction = input.predictions.get(bug.order);
   const patch = prediction?.model_patch ?? "";
-  const prep = await runBug(sandbox, input.chain, bug, at, patch, input.testTimeoutS, prelude);
+  const unsafe = unsafePaths(patch);
+  const prep = {
+    method: built.method,
+    discarded: built.discarded,
+    setupLog: (unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "") + built.setupLog,
+    run: await runBug(sandbox, input.chain, bug, built, input.testTimeoutS),
+  };
   const { run } = prep;
   const token = newToken();
   // The output of an overflowing run is not trusted: the real summary may be out of view.
@@ -250,42 +298,61 @@ async function gradeOne(
     ...metaOf(prediction),
   };
   const log = bugLogText({ bug: graded, setupLog: prep.setupLog, run, token, statuses: grade.statuses });
-  return { bug: graded, log, modelPatch: patch, state: prep.state };
+  return { bug: graded, log, modelPatch: patch };
 }
 
 /**
- * Grades every bug of the chain. `onBug` sees each result as it lands.
+ * Grades every bug of the chain. The states are built first, in a container of
+ * their own; each bug then runs in a fresh container holding its graded state,
+ * except that a container where only the dataset's own code ran so far serves
+ * the next bug too (gold and empty patches: `validate` starts one container for
+ * the bugs). The next fresh container starts while the bug before it runs.
+ * `onBug` sees each result as it lands.
  */
 export async function replayChain(
-  sandbox: Sandbox,
+  containers: ChainContainers,
   input: ChainReplayInput,
   onBug: (a: BugArtifacts) => void | Promise<void> = () => {},
 ): Promise<BugArtifacts[]> {
   const { chain } = input;
   const parser = checkChainForReplay(chain);
-  const states: ChainStates = { gold: [chain.base_commit], agent: [chain.base_commit] };
+  // the states' container and bug 1's start side by side
+  containers.prepare();
+  containers.prepare();
+  const builder = await containers.take();
+  let built: BuiltState[];
+  try {
+    built = await buildStates(builder, input);
+  } finally {
+    containers.retire(builder, "states");
+  }
+  const datasetOnly = datasetOnlyRuns(input, built);
   const out: BugArtifacts[] = [];
-  // A(0) is the base commit; "clean" = only the dataset's own code has run in the container so far
-  let agentStateDatasetOnly = true;
-  let clean = true;
-  for (const bug of chain.bug_fixes) {
-    // what a run of submitted code left anywhere in the container must not reach bug k
-    const reverted = !clean;
-    if (reverted) await sandbox.revertToImage();
-    // bug 1 builds the gold states; after a revert bug k rebuilds its start; otherwise the states are there
-    const prelude = bug.order === 1 || reverted ? rebuildPrelude(input, bug.order, states) : undefined;
-    const goldPrev = (): string => states.gold[bug.order - 1]!;
-    // bug 1 starts from G(0) = A(0) = the base commit; later starts are known before their exec
-    const start = bug.order === 1 ? chain.base_commit : input.mode === "oracle" ? goldPrev() : states.agent[bug.order - 1]!;
-    const result = await gradeOne(sandbox, input, parser, bug, { start, goldPrev: bug.order === 1 ? chain.base_commit : goldPrev() }, prelude);
-    const startDatasetOnly = input.mode === "oracle" || agentStateDatasetOnly;
-    clean = datasetCodeOnly(startDatasetOnly, result.bug.patch_applied, result.modelPatch, bug.patch);
-    agentStateDatasetOnly = clean;
-    states.agent.push(result.state);
+  let sandbox: Sandbox | undefined;
+  let clean = false;
+  for (const [i, bug] of chain.bug_fixes.entries()) {
+    if (!sandbox || !clean) {
+      if (sandbox) containers.retire(sandbox, `bug ${i}`);
+      sandbox = await containers.take();
+    }
+    clean = datasetOnly[i]!;
+    if (i + 1 < chain.bug_fixes.length && !clean) containers.prepare();
+    const result = await gradeOne(sandbox, input, parser, bug, built[i]!);
     out.push(result);
     await onBug(result);
   }
+  if (sandbox) containers.retire(sandbox, `bug ${chain.bug_fixes.length}`);
   return out;
+}
+
+/** Per bug: whether its test run can execute only the dataset's own code (see datasetCodeOnly). */
+function datasetOnlyRuns(input: ChainReplayInput, built: BuiltState[]): boolean[] {
+  let startDatasetOnly = true;
+  return input.chain.bug_fixes.map((bug, i) => {
+    const only = datasetCodeOnly(input.mode === "oracle" || startDatasetOnly, built[i]!.method !== null, input.predictions.get(bug.order)?.model_patch ?? "", bug.patch);
+    startDatasetOnly = only;
+    return only;
+  });
 }
 
 /**

@@ -6,7 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import pLimit from "p-limit";
 import type { Dataset, Predictions } from "@/evaluator/dataset";
-import { Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -55,15 +55,15 @@ function assertSameRun(prior: RunSummary, o: EvaluateOptions): void {
 }
 
 /**
- * One container per chain. Its removal is not awaited here (it costs a few
- * hundred ms); `evaluate` awaits every removal before it returns.
+ * The chain's containers (ChainContainers). Their removal is not awaited here
+ * (it costs a few hundred ms); `evaluate` awaits every removal before it returns.
  */
 async function runChain(o: EvaluateOptions, chain: Chain, removals: Promise<void>[]): Promise<GradedBug[]> {
   const labels = { "chainswe.chain": chain.continuous_id, "chainswe.mode": o.mode };
-  const sandbox = await Sandbox.start(chain.docker_image, o.limits, labels);
+  const containers = new ChainContainers(chain.docker_image, o.limits, labels);
   try {
     const graded: BugArtifacts[] = await replayChain(
-      sandbox,
+      containers,
       {
         chain,
         mode: o.mode,
@@ -79,7 +79,7 @@ async function runChain(o: EvaluateOptions, chain: Chain, removals: Promise<void
     return graded.map((a) => a.bug);
   } finally {
     // awaited (and any failure surfaced) by gradeChains once every chain is done
-    const removal = sandbox.remove();
+    const removal = containers.remove();
     removal.catch(() => {});
     removals.push(removal);
   }

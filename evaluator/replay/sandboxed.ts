@@ -2,11 +2,11 @@
  * One chain replayed in a fresh sandbox that is removed whatever happens: the
  * part of a queue job that needs Docker and nothing else, shared by the
  * database-backed worker (evaluator/queue/run-job.ts) and the distributed one
- * (evaluator/distributed/worker.ts). `onSandbox` hands the running sandbox to
- * the caller so it can stop the chain early (removing the container makes the
+ * (evaluator/distributed/worker.ts). `onSandbox` hands the chain's containers
+ * to the caller so it can stop the chain early (removing them makes the
  * replay's next exec fail).
  */
-import { Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
 import { coerceError } from "@/lib/errors";
 import { replayChain, type BugArtifacts, type ChainReplayInput } from "./chain";
 
@@ -15,7 +15,7 @@ export type SandboxedReplay = {
   limits: SandboxLimits;
   labels: Record<string, string>;
   onBug: (a: BugArtifacts) => Promise<void>;
-  onSandbox: (sandbox: Sandbox | undefined) => void;
+  onSandbox: (containers: ChainContainers | undefined) => void;
   /** called between steps: throw to stop before the next one */
   checkStopped: () => void;
   log: (line: string) => void;
@@ -23,13 +23,13 @@ export type SandboxedReplay = {
 
 export async function replayInSandbox(o: SandboxedReplay): Promise<BugArtifacts[]> {
   o.checkStopped();
-  const sandbox = await Sandbox.start(o.input.chain.docker_image, o.limits, o.labels);
-  o.onSandbox(sandbox);
+  const containers = new ChainContainers(o.input.chain.docker_image, o.limits, o.labels);
+  o.onSandbox(containers);
   try {
     o.checkStopped();
-    return await replayChain(sandbox, { ...o.input, testTimeoutS: o.limits.testTimeoutS }, o.onBug);
+    return await replayChain(containers, { ...o.input, testTimeoutS: o.limits.testTimeoutS }, o.onBug);
   } finally {
     o.onSandbox(undefined);
-    await sandbox.remove().catch((e: unknown) => o.log(`${o.input.chain.continuous_id}: removing the sandbox failed: ${coerceError(e).message}`));
+    await containers.remove().catch((e: unknown) => o.log(`${o.input.chain.continuous_id}: removing the sandbox failed: ${coerceError(e).message}`));
   }
 }

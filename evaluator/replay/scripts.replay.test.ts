@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseUnifiedDiff, touchedFiles } from "@/evaluator/diff";
 import type { Chain } from "@/lib/schemas/dataset";
 import { chainSchema } from "@/lib/schemas/dataset";
-import { bugScript, goldDiffPath, goldFixPath, goldStatesScript, MODEL_DIFF, q, taggedLines, TEST_DIFF, WORK_DIR } from "./scripts";
+import { bugScript, chainStatesScript, goldDiffPath, goldFixPath, goldStatesScript, gradedStateScript, MODEL_DIFF, q, replayModelPath, STATE_DIFF, STATE_PATHS, statePathsPath, stateDiffPath, taggedLines, TEST_DIFF, WORK_DIR } from "./scripts";
 
 const FIXTURES = new URL("../../tests/fixtures/inputs/", import.meta.url);
 const BASE_TREE = JSON.parse(readFileSync(new URL("units-base-tree.json", FIXTURES), "utf8")) as Record<string, string>;
@@ -359,5 +359,57 @@ describe("bugScript run for real (chain 2, a test patch that adds a file)", () =
       "from units.length import inches_to_cm\n\n\ndef test_inches_to_cm():\n    assert inches_to_cm(2) == 5.08\n",
     );
     expect(fileAt(r.state ?? "", "units/length.py")).toBe("def inches_to_cm(inches):\n    return inches * 2.54\n");
+  });
+});
+
+describe("chainStatesScript, then gradedStateScript in another clone holding only the base commit", () => {
+  it("Seq: every graded state is built once, and a base-only clone given its diff has the same tree, ignored files the patch wrote included", () => {
+    const base = G[0] ?? "";
+    const [b1, b2] = [bug(CHAIN_1, 1), bug(CHAIN_1, 2)];
+    const model1 = `${b1.patch}${diffOn(base, { "notes.log": "kept across the chain\n" })}`;
+    // a path the model patch writes that git ignores: part of the state all the same
+    writeFiles(repo, { ".git/info/exclude": "*.log\n" });
+    writeFiles(work, { [replayModelPath(1).slice(WORK_DIR.length + 1)]: model1, [replayModelPath(2).slice(WORK_DIR.length + 1)]: b2.patch });
+    const bugs = [b1, b2].map((b, i) => ({
+      order: b.order,
+      hasModelPatch: true,
+      testFiles: parseUnifiedDiff(b.test_patch) ?? [],
+      patchPaths: [...new Set([...touchedFiles(i === 0 ? model1 : b2.patch), ...touchedFiles(b.test_patch)])],
+    }));
+    const built = run(chainStatesScript({ token: TOKEN, baseCommit: base, mode: "seq", bugs }));
+    expect(built.status, built.output).toBe(0);
+    expect(taggedLines(built.output, `${TOKEN}-gold`).map((t) => t.key)).toEqual(["G0", "G1", "G2"]);
+    const trees = [1, 2].map((k) => {
+      const tags = taggedLines(built.output, `${TOKEN}-${k}`);
+      expect(tags.find((t) => t.key === "METHOD")?.rest).toBe("git_apply");
+      return tags.find((t) => t.key === "TREE")?.rest ?? "";
+    });
+    // bug 2 started from the agent's own state: the ignored file bug 1 wrote is in S(2)
+    const s2 = git("rev-parse", "HEAD");
+    expect(git("rev-parse", `${s2}^{tree}`)).toBe(trees[1]);
+    expect(fileAt(s2, "notes.log")).toBe("kept across the chain\n");
+    expect(fileAt(s2, "units/convert.py")).toBe(fileAt(G[2] ?? "", "units/convert.py"));
+
+    // a clone that has never seen any state: only the base commit and its history
+    git("branch", "-f", "chainswe-base", base);
+    const clone = join(root, "clone");
+    const cloneWork = join(root, "clone-work");
+    execFileSync("git", ["clone", "-q", "--no-local", "--single-branch", "--branch", "chainswe-base", repo, clone], { env: ENV });
+    writeFiles(clone, { ".git/info/exclude": "*.log\n" });
+    for (const k of [1, 2]) {
+      writeFiles(cloneWork, {
+        [STATE_DIFF.slice(WORK_DIR.length + 1)]: readFileSync(stateDiffPath(k).replace(WORK_DIR, work), "utf8"),
+        [STATE_PATHS.slice(WORK_DIR.length + 1)]: readFileSync(statePathsPath(k).replace(WORK_DIR, work), "utf8"),
+      });
+      const local = gradedStateScript(TOKEN, base).replaceAll("cd /testbed", `cd ${q(clone)}`).replaceAll(WORK_DIR, cloneWork);
+      const r = spawnSync("bash", ["-c", local], { env: ENV, encoding: "utf8" });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      expect(taggedLines(r.stdout, TOKEN).find((t) => t.key === "TREE")?.rest, r.stdout + r.stderr).toBe(trees[k - 1]);
+      // its work files are gone before the tests would run
+      expect(existsSync(cloneWork)).toBe(false);
+    }
+    expect(readFileSync(join(clone, "notes.log"), "utf8")).toBe("kept across the chain\n");
+    // no state but the graded one reached the clone: G(2) is not there
+    expect(spawnSync("git", ["cat-file", "-e", `${G[2]}^{commit}`], { cwd: clone }).status).not.toBe(0);
   });
 });

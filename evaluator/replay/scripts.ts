@@ -15,10 +15,25 @@ export const goldFixPath = (order: number) => `${WORK_DIR}/gold/${order}.fix.dif
 export const replayModelPath = (order: number) => `${WORK_DIR}/replay/${order}.model.diff`;
 /** Where .git waits while patch(1) runs (see OUTSIDE_GIT_FN). */
 export const GIT_ASIDE = `${WORK_DIR}/git-aside`;
+/** Where the states script leaves graded state k as a diff from the base commit, and its paths. */
+export const STATES_DIR = `${WORK_DIR}/states`;
+export const stateDiffPath = (order: number) => `${STATES_DIR}/${order}.diff`;
+export const statePathsPath = (order: number) => `${STATES_DIR}/${order}.paths`;
+/** Where a bug's container receives its graded state. */
+export const STATE_DIFF = `${WORK_DIR}/state.diff`;
+export const STATE_PATHS = `${WORK_DIR}/state.paths`;
 
 /** Single-quotes a string for bash. */
 export function q(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A commit as a shell word: a literal id, or a variable the states script set
+ * (`$G1`, `$S2`), whose value is only known inside the container.
+ */
+export function rev(commit: string): string {
+  return /^\$[A-Z][A-Z0-9_]*$/.test(commit) ? `"${commit}"` : q(commit);
 }
 
 const GIT_SETUP = [
@@ -28,6 +43,12 @@ const GIT_SETUP = [
   "git config commit.gpgsign false",
   "git config core.autocrlf false",
   "git config gc.auto 0",
+  // a container's files have other inode, device and ctime than the index
+  // recorded (image layers, a fresh container): without these, git would
+  // rewrite every tracked file at the first reset, in proportion to the
+  // repository's size instead of to what changed
+  "git config core.checkStat minimal",
+  "git config core.trustctime false",
 ].join("\n");
 
 /**
@@ -70,13 +91,14 @@ function restoreHiddenTests(goldPrev: string, files: DiffFile[]): string[] {
   const existing = [...new Set(files.flatMap((f) => (f.from ? [f.from] : [])))];
   const created = [...new Set(files.flatMap((f) => (f.to && f.to !== f.from ? [f.to] : [])))].filter((p) => !existing.includes(p));
   return [
-    ...(existing.length ? [`git checkout -q ${q(goldPrev)} -- ${existing.map(q).join(" ")}`] : []),
+    ...(existing.length ? [`git checkout -q ${rev(goldPrev)} -- ${existing.map(q).join(" ")}`] : []),
     ...(created.length ? [`rm -rf -- ${created.map(q).join(" ")}`] : []),
   ];
 }
 /**
  * Checks out the base commit and builds every gold state G(1..n) as a commit:
- * G(k) = G(k-1) + test patch k + gold patch k. Prints `<token> G<k> <sha>`;
+ * G(k) = G(k-1) + test patch k + gold patch k. Prints `<token> G<k> <sha>` and
+ * sets the shell variable G<k> to it;
  * on a patch that does not apply prints `<token> BROKEN <k> test|gold` and exits 3.
  */
 export function goldStatesScript(token: string, baseCommit: string, length: number): string {
@@ -86,6 +108,7 @@ export function goldStatesScript(token: string, baseCommit: string, length: numb
     `git checkout -q -f --detach ${q(baseCommit)} || { echo "${token} NOBASE"; exit 3; }`,
     "git clean -fdq",
     `echo "${token} G0 $(git rev-parse HEAD)"`,
+    "G0=$(git rev-parse HEAD)",
   ];
   for (let k = 1; k <= length; k++) {
     // test and gold patch touch disjoint files: one git apply; on failure, find which
@@ -94,6 +117,7 @@ export function goldStatesScript(token: string, baseCommit: string, length: numb
       `git apply --verbose ${goldDiffPath(k)} ${goldFixPath(k)} || { ${which}; exit 3; }`,
       COMMIT(`chainswe gold state G(${k})`),
       `echo "${token} G${k} $(git rev-parse HEAD)"`,
+      `G${k}=$(git rev-parse HEAD)`,
     );
   }
   return lines.join("\n");
@@ -101,10 +125,15 @@ export function goldStatesScript(token: string, baseCommit: string, length: numb
 
 export type BugScriptInput = {
   token: string;
-  /** commit the model patch applies to: G(k-1) (Oracle) or A(k-1) (Seq) */
+  /** commit the model patch applies to: G(k-1) (Oracle) or A(k-1) (Seq); an id or a states-script variable (see rev) */
   start: string;
-  /** G(k-1): where hidden test files are restored from */
+  /** G(k-1): where hidden test files are restored from (an id or a variable) */
   goldPrev: string;
+  /**
+   * Paths the model and test patches touch: committed even where .gitignore
+   * would leave them out, so the state holds what the patches wrote.
+   */
+  patchPaths?: string[];
   /** whether MODEL_DIFF holds a patch to try */
   hasModelPatch: boolean;
   /** files test patch k touches, as parsed from it */
@@ -158,7 +187,7 @@ export function bugScript(input: BugScriptInput): string {
     RESET_FN,
     RESTORE_FN,
     OUTSIDE_GIT_FN,
-    `START=${q(input.start)}`,
+    `START=${rev(input.start)}`,
     'reset_to "$START"',
     ...(input.hasModelPatch ? applyModelPatch(token, modelDiff) : [`echo "${token} METHOD none"`]),
     // runner configuration is hidden-test territory: model edits (even to ignored paths) are discarded
@@ -167,10 +196,78 @@ export function bugScript(input: BugScriptInput): string {
     "done",
     ...restoreHiddenTests(input.goldPrev, input.testFiles),
     `git apply --verbose ${testDiff} || { echo "${token} TESTPATCH_FAILED"; exit 0; }`,
+    ...(input.patchPaths?.length ? [`for f in ${input.patchPaths.map(q).join(" ")}; do if [ -e "$f" ] || [ -L "$f" ]; then git add -f -- "$f"; fi; done`] : []),
     COMMIT("chainswe agent state"),
     `echo "${token} STATE $(git rev-parse HEAD)"`,
   ];
   return lines.join("\n");
+}
+
+export type StatesScriptBug = {
+  order: number;
+  /** whether replayModelPath(order) holds a patch to try */
+  hasModelPatch: boolean;
+  testFiles: DiffFile[];
+  patchPaths: string[];
+};
+
+/**
+ * Every state of a chain, built once from the patches alone (git and patch
+ * only; no code of the repository or the submission runs): the gold states
+ * G(0..n) as goldStatesScript builds them, then each bug's graded state S(k)
+ * = its start + model patch k + test patch k, by the bug script — from G(k-1)
+ * in Oracle, from S(k-1) = A(k-1) in Seq. Each bug's lines are bracketed by
+ * `<token>-<k> BEGIN` and its bug script's tags; S(k) is left as a diff from
+ * the base commit (stateDiffPath) with its paths (statePathsPath, NUL-separated)
+ * and reported as `<token>-<k> TREE <tree id>`.
+ */
+export function chainStatesScript(o: { token: string; baseCommit: string; mode: "oracle" | "seq"; bugs: StatesScriptBug[] }): string {
+  const diffFrom = "git -c core.quotepath=off diff --binary --full-index --no-ext-diff --no-textconv --no-renames --src-prefix=a/ --dst-prefix=b/";
+  const lines = [goldStatesScript(`${o.token}-gold`, o.baseCommit, o.bugs.length), `S0="$G0"`, `mkdir -p ${STATES_DIR}`];
+  for (const bug of o.bugs) {
+    const k = bug.order;
+    const token = `${o.token}-${k}`;
+    lines.push(
+      `echo "${token} BEGIN"`,
+      bugScript({
+        token,
+        start: o.mode === "oracle" ? `$G${k - 1}` : `$S${k - 1}`,
+        goldPrev: `$G${k - 1}`,
+        hasModelPatch: bug.hasModelPatch,
+        testFiles: bug.testFiles,
+        patchPaths: bug.patchPaths,
+        modelDiff: replayModelPath(k),
+        testDiff: goldDiffPath(k),
+      }),
+      `S${k}=$(git rev-parse HEAD)`,
+      `${diffFrom} "$G0" "$S${k}" > ${stateDiffPath(k)}`,
+      `git diff --name-only -z --no-renames "$G0" "$S${k}" > ${statePathsPath(k)}`,
+      `echo "${token} TREE $(git rev-parse "$S${k}^{tree}")"`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Puts a graded state into a bug's own container: the work tree back at the
+ * base commit (only what differs is rewritten), the state's diff applied and
+ * committed, `<token> TREE <tree id>` printed so the harness can check it is
+ * the tree the states script built. The diff holds the base commit's
+ * descendants only through their content: no gold state of a later bug, and
+ * no commit object of any other state, is in this container.
+ */
+export function gradedStateScript(token: string, baseCommit: string): string {
+  return [
+    "cd /testbed",
+    GIT_SETUP,
+    RESET_FN,
+    `reset_to ${q(baseCommit)}`,
+    `if [ -s ${STATE_DIFF} ]; then git apply --whitespace=nowarn ${STATE_DIFF} || { echo "${token} STATE_FAILED"; exit 0; }; fi`,
+    `if [ -s ${STATE_PATHS} ]; then git add -A -f --pathspec-from-file=${STATE_PATHS} --pathspec-file-nul; fi`,
+    COMMIT("chainswe graded state"),
+    `rm -rf ${WORK_DIR}`,
+    `echo "${token} TREE $(git rev-parse "HEAD^{tree}")"`,
+  ].join("\n");
 }
 
 /** The test command, run from the repository root. */

@@ -3,3 +3,5 @@ export { docker, assertEngine, ensureImage, imageExists, engineAddress } from ".
 export { defaultLimits, type SandboxLimits } from "./limits";
 export { describeDiskExceeded, type DiskExceeded } from "./disk-watch";
 export { cloneAtCommit, imageFromDirectory, ensureRepoImage } from "./images";
+export { ChainContainers, type BeforeRemove } from "./chain-containers";
+export { filesOfTar } from "./tar";

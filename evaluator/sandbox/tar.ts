@@ -11,3 +11,25 @@ export async function tarOf(files: Record<string, string | Buffer>): Promise<Buf
   for await (const chunk of pack) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
+
+/** The regular files of a tar stream, by their name in the archive (e.g. `states/1.diff`). */
+export async function filesOfTar(stream: NodeJS.ReadableStream): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  const extract = tar.extract();
+  const done = new Promise<void>((resolve, reject) => {
+    extract.on("entry", (header, entry, next) => {
+      const chunks: Buffer[] = [];
+      entry.on("data", (c: unknown) => chunks.push(c as Buffer));
+      entry.on("end", () => {
+        if (header.type === "file") files.set(header.name, Buffer.concat(chunks));
+        next();
+      });
+      entry.on("error", reject);
+    });
+    extract.on("finish", resolve);
+    extract.on("error", reject);
+  });
+  stream.pipe(extract);
+  await done;
+  return files;
+}

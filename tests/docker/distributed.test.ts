@@ -262,7 +262,8 @@ describe("distributed evaluation (PostgreSQL + BullMQ on Redis)", () => {
     const predictions = predictionsFor(slow, { 1: sleepy }, "demo-sleepy");
     predictions.byChain.set(waiting.continuous_id, predictionsFor(waiting, { 1: "" }, "demo-sleepy").byChain.get(waiting.continuous_id)!);
     const { id } = await submissions.createSubmission({ systemName: "demo-sleepy", datasetVersion: "v1", mode: "seq", predictions, chainIds: [slow.continuous_id, waiting.continuous_id] });
-    await waitFor("the slow chain's container", async () => (await sandboxes(`chainswe.chain=${slow.continuous_id}`)).length === 1 && w.log().includes(": taken"), 60_000);
+    // the states' container, bug 1's and bug 2's (started ahead): some of them
+    await waitFor("the slow chain's containers", async () => (await sandboxes(`chainswe.chain=${slow.continuous_id}`)).length >= 1 && w.log().includes(": taken"), 60_000);
     await sleep(1500);
     expect(await submissions.cancelSubmission(id)).toMatchObject({ status: "cancelled" });
     await waitFor("the worker to stop the chain", () => w.log().includes("released (cancelled or re-run on the site)"), 30_000);

@@ -84,6 +84,8 @@ export async function buildGeneratedRepo(opts: { files?: number } = {}): Promise
   const dir = mkdtempSync(join(tmpdir(), "chainswe-gen-"));
   try {
     git(dir, "init", "-q", "-b", "main");
+    // no automatic gc: it would run detached and still be writing when the directory is removed
+    git(dir, "config", "gc.auto", "0");
     write(dir, { ...filler((opts.files ?? 5000) - 5), "pkg/__init__.py": "", "pkg/core.py": core(0), "tests/test_core.py": tests(0), ".gitignore": "__pycache__/\n.pytest_cache/\n" });
     git(dir, "add", "-A");
     git(dir, "commit", "-q", "-m", "generated repository");

@@ -142,7 +142,7 @@ describe("network isolation", () => {
 });
 
 describe("Ctrl-C", () => {
-  it("removes the running container when the CLI is interrupted", async () => {
+  it("removes the running containers when the CLI is interrupted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "chainswe-sigint-"));
     const loop = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: OPS_V0.replace("def add(a, b):\n", "def add(a, b):\n    while True:\n        pass\n") }]);
     writeFileSync(join(dir, "dataset.jsonl"), `${JSON.stringify(tiny.chain)}\n`);
@@ -152,7 +152,8 @@ describe("Ctrl-C", () => {
     child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     for (let i = 0; i < 120 && (await sandboxContainers()).length === 0; i++) await new Promise((r) => setTimeout(r, 500));
-    expect((await sandboxContainers()).length).toBe(1);
+    // the states' container, bug 1's, and bug 2's started ahead while bug 1 loops
+    expect((await sandboxContainers()).length).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 3000));
     child.kill("SIGINT");
     const code = await exited;

@@ -1,0 +1,71 @@
+/**
+ * The containers of one chain, all started from the chain's image. The replay
+ * builds its states in one of them and grades bugs in others: a container
+ * where submitted code ran never serves another bug, so nothing that code left
+ * anywhere (site-packages, PATH, /etc, ignored files, .git, PID 1, processes)
+ * can reach a later grade, whatever it was. Containers are started ahead of
+ * need, beside the work before them, and removed in the background once used;
+ * remove() ends every one, those in use included (a stopped job's replay then
+ * fails at its next exec).
+ */
+import { EnvironmentError } from "@/lib/errors";
+import { Sandbox } from "./container";
+import type { SandboxLimits } from "./limits";
+
+/** Called with a used container just before it is removed (tests inspect it here). */
+export type BeforeRemove = (sandbox: Sandbox, use: string) => Promise<void>;
+
+export class ChainContainers {
+  private readonly ahead: Promise<Sandbox>[] = [];
+  private readonly inUse = new Set<Sandbox>();
+  private readonly removals: Promise<void>[] = [];
+  private closed = false;
+
+  constructor(
+    readonly image: string,
+    readonly limits: SandboxLimits,
+    readonly labels: Record<string, string>,
+    private readonly beforeRemove?: BeforeRemove,
+  ) {}
+
+  /** Starts a container in the background for a later take(). */
+  prepare(): void {
+    if (this.closed) return;
+    const starting = Sandbox.start(this.image, this.limits, this.labels);
+    // a failed start is reported by the take() that awaits it
+    starting.catch(() => {});
+    this.ahead.push(starting);
+  }
+
+  /** A started container: the oldest prepared one, else one started now. */
+  async take(): Promise<Sandbox> {
+    if (this.closed) throw new EnvironmentError(`the containers of ${this.image} were removed`);
+    const sandbox = await (this.ahead.shift() ?? Sandbox.start(this.image, this.limits, this.labels));
+    if (this.closed) {
+      await sandbox.remove();
+      throw new EnvironmentError(`the containers of ${this.image} were removed`);
+    }
+    this.inUse.add(sandbox);
+    return sandbox;
+  }
+
+  /** Removes a used container in the background; remove() waits for it. */
+  retire(sandbox: Sandbox, use: string): void {
+    this.inUse.delete(sandbox);
+    const inspected = this.beforeRemove ? this.beforeRemove(sandbox, use) : Promise.resolve();
+    const removal = inspected.finally(() => sandbox.remove());
+    removal.catch(() => {});
+    this.removals.push(removal);
+  }
+
+  /** Removes every container of the chain (started ahead, in use, retired); safe to call twice. */
+  async remove(): Promise<void> {
+    this.closed = true;
+    const ahead = this.ahead.splice(0).map((s) => s.then((sandbox) => sandbox.remove(), () => undefined));
+    const inUse = [...this.inUse].map((s) => s.remove());
+    this.inUse.clear();
+    const results = await Promise.allSettled([...ahead, ...inUse, ...this.removals]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+  }
+}
