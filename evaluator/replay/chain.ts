@@ -148,6 +148,8 @@ export function rebuildPrelude(input: ChainReplayInput, k: number, states: Chain
 type BuiltState = {
   method: ApplyMethod | null;
   discarded: string[];
+  /** S(k) as a commit of the states container (the start of bug k+1 in Seq) */
+  commit: string;
   /** tree id of S(k), checked again in the bug's own container */
   tree: string;
   /** the bug's own lines of the states script (patch application, hidden-test restore) */
@@ -160,46 +162,54 @@ type BuiltState = {
 /** Building every state runs git only; generous, as the chain and the repository may be long. */
 const STATES_TIMEOUT_MS = 600_000;
 
+/** What one run of the states script built: the gold states (first run only) and its bugs' states. */
+type StatesRun = { atBase: boolean; gold: string[]; states: BuiltState[] };
+
 /**
- * Builds G(0..n) and every graded state S(1..n) in one exec, in a container
- * where no code of the repository or the submission ever runs, and takes each
- * S(k) out as a diff from the base commit. Dataset errors name the bug.
+ * Builds graded states S(k) for `bugs` (a run of the chain's bugs, in order) in
+ * one exec, in a container where no code of the repository or the submission
+ * ever runs, and takes each out as a diff from the base commit. Without
+ * `after` it starts with the gold states G(0..n); with it, it continues from an
+ * earlier run in the same container. Dataset errors name the bug.
  */
-async function buildStates(sandbox: Sandbox, input: ChainReplayInput): Promise<BuiltState[]> {
+async function buildStates(sandbox: Sandbox, input: ChainReplayInput, bugs: Bug[], after?: { gold: string[]; state: string }): Promise<StatesRun> {
   const { chain } = input;
   const token = newToken();
-  const files = goldFiles(chain, chain.bug_fixes.length);
-  const bugs = chain.bug_fixes.map((bug) => {
+  const files = after ? {} : goldFiles(chain, chain.bug_fixes.length);
+  const planned = bugs.map((bug) => {
     const patch = input.predictions.get(bug.order)?.model_patch ?? "";
     const usable = usablePatch(patch);
     if (usable) files[replayModelPath(bug.order)] = patch;
     const patchPaths = [...new Set([...(usable ? touchedFiles(patch) : []), ...touchedFiles(bug.test_patch)])];
     return { order: bug.order, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [], patchPaths };
   });
-  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode: input.mode === "oracle" ? "oracle" : "seq", bugs });
+  const mode = input.mode === "oracle" ? "oracle" : "seq";
+  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode, bugs: planned, length: chain.bug_fixes.length, after });
   const result = await sandbox.exec(script, { files, timeoutMs: STATES_TIMEOUT_MS });
   const { output } = result;
-  parseGoldStates(output, `${token}-gold`, chain, chain.bug_fixes.length);
+  const gold = after ? after.gold : parseGoldStates(output, `${token}-gold`, chain, chain.bug_fixes.length);
   const lines = output.split("\n");
   const partial = (bug: Bug) => {
     const detail = result.timedOut ? `timed out after ${STATES_TIMEOUT_MS / 1000} s` : `exit ${result.exitCode}`;
     return new EnvironmentError(`building the state of bug ${bug.order} failed (${detail}):\n${output.slice(-4000)}`);
   };
   const built: Omit<BuiltState, "diff" | "paths">[] = [];
-  for (const bug of chain.bug_fixes) {
+  for (const bug of bugs) {
     const own = `${token}-${bug.order}`;
     const tags = taggedLines(output, own);
     if (tags.some((t) => t.key === "TESTPATCH_FAILED")) {
       throw new DatasetError(`test patch does not apply:\n${output.slice(-4000)}`, chain.continuous_id, bug.order);
     }
     const method = tags.find((t) => t.key === "METHOD")?.rest;
+    const commit = tags.find((t) => t.key === "STATE")?.rest;
     const tree = tags.find((t) => t.key === "TREE")?.rest;
-    if (!method || !tree) throw partial(bug);
+    if (!method || !commit || !tree) throw partial(bug);
     const begin = lines.indexOf(`${own} BEGIN`);
     const end = lines.indexOf(`${own} TREE ${tree}`);
     built.push({
       method: method === "none" ? null : (method as ApplyMethod),
       discarded: tags.filter((t) => t.key === "DISCARDED").map((t) => t.rest),
+      commit,
       tree,
       setupLog: lines.slice(begin + 1, end).join("\n"),
     });
@@ -210,13 +220,14 @@ async function buildStates(sandbox: Sandbox, input: ChainReplayInput): Promise<B
   } catch (e) {
     throw new EnvironmentError(`cannot copy the built states out of the container: ${coerceError(e).message}`);
   }
-  return built.map((b, i) => {
-    const order = chain.bug_fixes[i]!.order;
+  const states = built.map((b, i) => {
+    const order = bugs[i]!.order;
     const diff = archive.get(`states/${order}.diff`);
     const paths = archive.get(`states/${order}.paths`);
     if (!diff || !paths) throw new EnvironmentError(`the states script left no diff for bug ${order}`);
     return { ...b, diff, paths };
   });
+  return { atBase: taggedLines(output, token).some((t) => t.key === "AT_BASE"), gold, states };
 }
 
 /**
@@ -225,13 +236,12 @@ async function buildStates(sandbox: Sandbox, input: ChainReplayInput): Promise<B
  * command runs. Everything after the first RUN line is test output; the time
  * limit counts from it.
  */
-async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, built: BuiltState, timeoutS: number): Promise<ExecResult> {
+async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, built: BuiltState, atBase: boolean, timeoutS: number): Promise<ExecResult> {
   const token = newToken();
   const run = `${token} RUN`;
-  const script = [gradedStateScript(token, chain.base_commit), `echo "${run}"`, testScript(bug.test_cmds)].join("\n");
-  // killFirst: a container that served an earlier bug (dataset code only) may still run its processes
+  const script = [gradedStateScript(token, chain.base_commit, atBase), `echo "${run}"`, testScript(bug.test_cmds)].join("\n");
   const files = { [STATE_DIFF]: built.diff, [STATE_PATHS]: built.paths };
-  const result = await sandbox.exec(script, { files, killFirst: true, phaseMarker: run, timeoutMs: timeoutS * 1000, watchDisk: true });
+  const result = await sandbox.exec(script, { files, phaseMarker: run, timeoutMs: timeoutS * 1000, watchDisk: true });
   const cut = result.output.indexOf(`${run}\n`);
   const setup = cut < 0 ? result.output : result.output.slice(0, cut);
   const tree = taggedLines(setup, token).find((t) => t.key === "TREE")?.rest;
@@ -248,7 +258,7 @@ function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
   return meta;
 }
 
-async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogParser, bug: Bug, built: BuiltState): Promise<BugArtifacts> {
+async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogParser, bug: Bug, built: BuiltState, atBase: boolean): Promise<BugArtifacts> {
   const prediction = input.predictions.get(bug.order);
   const patch = prediction?.model_patch ?? "";
   const unsafe = unsafePaths(patch);
@@ -256,7 +266,7 @@ async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogPa
     method: built.method,
     discarded: built.discarded,
     setupLog: (unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "") + built.setupLog,
-    run: await runBug(sandbox, input.chain, bug, built, input.testTimeoutS),
+    run: await runBug(sandbox, input.chain, bug, built, atBase, input.testTimeoutS),
   };
   const { run } = prep;
   const token = newToken();
@@ -303,11 +313,9 @@ async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogPa
 
 /**
  * Grades every bug of the chain. The states are built first, in a container of
- * their own; each bug then runs in a fresh container holding its graded state,
- * except that a container where only the dataset's own code ran so far serves
- * the next bug too (gold and empty patches: `validate` starts one container for
- * the bugs). The next fresh container starts while the bug before it runs.
- * `onBug` sees each result as it lands.
+ * their own; each bug then runs in a fresh container that receives its graded
+ * state, started while the work before it runs (bug 1's beside the states'
+ * container). `onBug` sees each result as it lands.
  */
 export async function replayChain(
   containers: ChainContainers,
@@ -316,51 +324,35 @@ export async function replayChain(
 ): Promise<BugArtifacts[]> {
   const { chain } = input;
   const parser = checkChainForReplay(chain);
-  // the states' container and bug 1's start side by side
   containers.prepare();
   containers.prepare();
   const builder = await containers.take();
-  let built: BuiltState[];
+  // bug 1's state first, so its tests run while the container builds the others
+  let first: StatesRun;
+  let rest: Promise<BuiltState[]>;
   try {
-    built = await buildStates(builder, input);
-  } finally {
+    first = await buildStates(builder, input, chain.bug_fixes.slice(0, 1));
+    const after = { gold: first.gold, state: first.states[0]!.commit };
+    rest = chain.bug_fixes.length > 1 ? buildStates(builder, input, chain.bug_fixes.slice(1), after).then((r) => r.states) : Promise.resolve([]);
+  } catch (e) {
     containers.retire(builder, "states");
+    throw e;
   }
-  const datasetOnly = datasetOnlyRuns(input, built);
+  // awaited by bug 2; a failure is the chain's error from there
+  rest.catch(() => {});
+  void rest.finally(() => containers.retire(builder, "states")).catch(() => {});
   const out: BugArtifacts[] = [];
-  let sandbox: Sandbox | undefined;
-  let clean = false;
   for (const [i, bug] of chain.bug_fixes.entries()) {
-    if (!sandbox || !clean) {
-      if (sandbox) containers.retire(sandbox, `bug ${i}`);
-      sandbox = await containers.take();
+    const state = i === 0 ? first.states[0]! : (await rest)[i - 1]!;
+    const sandbox = await containers.take();
+    if (i + 1 < chain.bug_fixes.length) containers.prepare();
+    try {
+      const result = await gradeOne(sandbox, input, parser, bug, state, first.atBase);
+      out.push(result);
+      await onBug(result);
+    } finally {
+      containers.retire(sandbox, `bug ${bug.order}`);
     }
-    clean = datasetOnly[i]!;
-    if (i + 1 < chain.bug_fixes.length && !clean) containers.prepare();
-    const result = await gradeOne(sandbox, input, parser, bug, built[i]!);
-    out.push(result);
-    await onBug(result);
   }
-  if (sandbox) containers.retire(sandbox, `bug ${chain.bug_fixes.length}`);
   return out;
-}
-
-/** Per bug: whether its test run can execute only the dataset's own code (see datasetCodeOnly). */
-function datasetOnlyRuns(input: ChainReplayInput, built: BuiltState[]): boolean[] {
-  let startDatasetOnly = true;
-  return input.chain.bug_fixes.map((bug, i) => {
-    const only = datasetCodeOnly(input.mode === "oracle" || startDatasetOnly, built[i]!.method !== null, input.predictions.get(bug.order)?.model_patch ?? "", bug.patch);
-    startDatasetOnly = only;
-    return only;
-  });
-}
-
-/**
- * Pure: whether a bug's test run can have executed only the dataset's own code
- * — its start state held dataset content only, and the model patch put nothing
- * of its own there (not applied, or byte for byte the gold patch). Tree
- * equality would not do: a patch can also leave ignored files git never commits.
- */
-export function datasetCodeOnly(startDatasetOnly: boolean, patchApplied: boolean, modelPatch: string, goldPatch: string): boolean {
-  return startDatasetOnly && (!patchApplied || modelPatch === goldPatch);
 }

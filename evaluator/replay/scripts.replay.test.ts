@@ -376,8 +376,12 @@ describe("chainStatesScript, then gradedStateScript in another clone holding onl
       testFiles: parseUnifiedDiff(b.test_patch) ?? [],
       patchPaths: [...new Set([...touchedFiles(i === 0 ? model1 : b2.patch), ...touchedFiles(b.test_patch)])],
     }));
-    const built = run(chainStatesScript({ token: TOKEN, baseCommit: base, mode: "seq", bugs }));
+    git("checkout", "-q", "-f", "--detach", base);
+    git("clean", "-fdq");
+    const built = run(chainStatesScript({ token: TOKEN, baseCommit: base, mode: "seq", bugs, length: 2 }));
     expect(built.status, built.output).toBe(0);
+    // the repository was the base commit with a clean work tree
+    expect(taggedLines(built.output, TOKEN).map((t) => t.key)).toEqual(["AT_BASE"]);
     expect(taggedLines(built.output, `${TOKEN}-gold`).map((t) => t.key)).toEqual(["G0", "G1", "G2"]);
     const trees = [1, 2].map((k) => {
       const tags = taggedLines(built.output, `${TOKEN}-${k}`);
@@ -401,7 +405,8 @@ describe("chainStatesScript, then gradedStateScript in another clone holding onl
         [STATE_DIFF.slice(WORK_DIR.length + 1)]: readFileSync(stateDiffPath(k).replace(WORK_DIR, work), "utf8"),
         [STATE_PATHS.slice(WORK_DIR.length + 1)]: readFileSync(statePathsPath(k).replace(WORK_DIR, work), "utf8"),
       });
-      const local = gradedStateScript(TOKEN, base).replaceAll("cd /testbed", `cd ${q(clone)}`).replaceAll(WORK_DIR, cloneWork);
+      // bug 1 takes the fast path (the clone is the base commit, clean); bug 2 the one that resets first
+      const local = gradedStateScript(TOKEN, base, k === 1).replaceAll("cd /testbed", `cd ${q(clone)}`).replaceAll(WORK_DIR, cloneWork);
       const r = spawnSync("bash", ["-c", local], { env: ENV, encoding: "utf8" });
       expect(r.status, r.stdout + r.stderr).toBe(0);
       expect(taggedLines(r.stdout, TOKEN).find((t) => t.key === "TREE")?.rest, r.stdout + r.stderr).toBe(trees[k - 1]);

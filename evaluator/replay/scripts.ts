@@ -65,10 +65,18 @@ export const COMMIT_ENV = [
   "GIT_COMMITTER_DATE='2000-01-01T00:00:00Z'",
 ].join(" ");
 
-const COMMIT = (msg: string) => `git add -A && ${COMMIT_ENV} git commit -q --allow-empty --no-verify -m ${q(msg)}`;
+/**
+ * Commits the index on top of HEAD with plumbing: no hook, no second walk of
+ * the work tree (`git commit` refreshes the whole index again), no automatic gc.
+ */
+const COMMIT_INDEX = (msg: string) => `commit=$(${COMMIT_ENV} git commit-tree "$(git write-tree)" -p HEAD -m ${q(msg)}) && git update-ref HEAD "$commit"`;
+const COMMIT = (msg: string) => `git add -A && ${COMMIT_INDEX(msg)}`;
 
-/** Resets the work tree to a commit, dropping untracked files and stale bytecode. */
-const RESET_FN = `reset_to() { git reset -q --hard "$1" && git clean -fdq && find . -name __pycache__ -type d -prune -exec rm -rf {} + 2>/dev/null; true; }`;
+/**
+ * Resets the work tree to a commit, dropping untracked files. No code runs in
+ * a container that builds states, so there is no stale bytecode to drop.
+ */
+const RESET_FN = `reset_to() { git reset -q --hard "$1" && git clean -fdq; }`;
 
 /** Restores a path to its content at a commit, or removes it if the commit lacks it. */
 const RESTORE_FN = `restore_from() { if git cat-file -e "$1:$2" 2>/dev/null; then git checkout -q "$1" -- "$2"; else rm -rf -- "$2"; fi; }`;
@@ -189,11 +197,15 @@ export function bugScript(input: BugScriptInput): string {
     OUTSIDE_GIT_FN,
     `START=${rev(input.start)}`,
     'reset_to "$START"',
-    ...(input.hasModelPatch ? applyModelPatch(token, modelDiff) : [`echo "${token} METHOD none"`]),
-    // runner configuration is hidden-test territory: model edits (even to ignored paths) are discarded
-    `git status --porcelain=v1 -z -uall --ignored | while IFS= read -r -d '' entry; do`,
-    `  f="\${entry:3}"; case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
-    "done",
+    ...(input.hasModelPatch
+      ? [
+          ...applyModelPatch(token, modelDiff),
+          // runner configuration is hidden-test territory: model edits (even to ignored paths) are discarded
+          `[ "$method" = none ] || git status --porcelain=v1 -z -uall --ignored | while IFS= read -r -d '' entry; do`,
+          `  f="\${entry:3}"; case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
+          "done",
+        ]
+      : [`echo "${token} METHOD none"`]),
     ...restoreHiddenTests(input.goldPrev, input.testFiles),
     `git apply --verbose ${testDiff} || { echo "${token} TESTPATCH_FAILED"; exit 0; }`,
     ...(input.patchPaths?.length ? [`for f in ${input.patchPaths.map(q).join(" ")}; do if [ -e "$f" ] || [ -L "$f" ]; then git add -f -- "$f"; fi; done`] : []),
@@ -219,11 +231,36 @@ export type StatesScriptBug = {
  * in Oracle, from S(k-1) = A(k-1) in Seq. Each bug's lines are bracketed by
  * `<token>-<k> BEGIN` and its bug script's tags; S(k) is left as a diff from
  * the base commit (stateDiffPath) with its paths (statePathsPath, NUL-separated)
- * and reported as `<token>-<k> TREE <tree id>`.
+ * and reported as `<token>-<k> TREE <tree id>`. Prints `<token> AT_BASE` first
+ * when the image's /testbed is the base commit with a clean work tree. The
+ * bugs can be built in two runs (bug 1 first, so its tests can start while the
+ * others are built): the second run continues from what the first printed.
  */
-export function chainStatesScript(o: { token: string; baseCommit: string; mode: "oracle" | "seq"; bugs: StatesScriptBug[] }): string {
+export function chainStatesScript(o: {
+  token: string;
+  baseCommit: string;
+  mode: "oracle" | "seq";
+  /** the bugs to build, in order (all of them, or a run of them: see `after`) */
+  bugs: StatesScriptBug[];
+  /** how many bugs the chain has: the gold states G(0..length) are built first */
+  length: number;
+  /**
+   * Continue an earlier run of this script in the same container: the gold
+   * states and the state S(k-1) before the first bug here, as it printed them.
+   */
+  after?: { gold: string[]; state: string };
+}): string {
   const diffFrom = "git -c core.quotepath=off diff --binary --full-index --no-ext-diff --no-textconv --no-renames --src-prefix=a/ --dst-prefix=b/";
-  const lines = [goldStatesScript(`${o.token}-gold`, o.baseCommit, o.bugs.length), `S0="$G0"`, `mkdir -p ${STATES_DIR}`];
+  const first = o.bugs[0]?.order ?? 1;
+  const lines = o.after
+    ? ["cd /testbed", ...o.after.gold.map((g, k) => `G${k}=${q(g)}`), `S${first - 1}=${q(o.after.state)}`]
+    : [
+        // whether the image holds the base commit with a clean work tree: its bugs' containers then need no reset
+        `cd /testbed && [ "$(git rev-parse -q --verify HEAD)" = ${q(o.baseCommit)} ] && [ -z "$(git status --porcelain)" ] && echo "${o.token} AT_BASE"`,
+        goldStatesScript(`${o.token}-gold`, o.baseCommit, o.length),
+        `S0="$G0"`,
+      ];
+  lines.push(`mkdir -p ${STATES_DIR}`);
   for (const bug of o.bugs) {
     const k = bug.order;
     const token = `${o.token}-${k}`;
@@ -249,22 +286,23 @@ export function chainStatesScript(o: { token: string; baseCommit: string; mode: 
 }
 
 /**
- * Puts a graded state into a bug's own container: the work tree back at the
- * base commit (only what differs is rewritten), the state's diff applied and
- * committed, `<token> TREE <tree id>` printed so the harness can check it is
- * the tree the states script built. The diff holds the base commit's
- * descendants only through their content: no gold state of a later bug, and
- * no commit object of any other state, is in this container.
+ * Puts a graded state into a bug's fresh container and prints `<token> TREE
+ * <tree id>` so the harness can check it is the tree the states script built.
+ * When the image's /testbed is the base commit with a clean work tree (the
+ * states script says so: AT_BASE) only the state's diff is applied and its
+ * paths staged — no walk of the repository; otherwise the work tree is first
+ * reset to the base commit. The diff holds the state's content only: no commit
+ * of any other state — no gold state of a later bug — reaches this container.
  */
-export function gradedStateScript(token: string, baseCommit: string): string {
+export function gradedStateScript(token: string, baseCommit: string, atBase: boolean): string {
   return [
     "cd /testbed",
-    GIT_SETUP,
-    RESET_FN,
-    `reset_to ${q(baseCommit)}`,
+    ...(atBase ? [] : [GIT_SETUP, RESET_FN, `reset_to ${q(baseCommit)}`]),
     `if [ -s ${STATE_DIFF} ]; then git apply --whitespace=nowarn ${STATE_DIFF} || { echo "${token} STATE_FAILED"; exit 0; }; fi`,
-    `if [ -s ${STATE_PATHS} ]; then git add -A -f --pathspec-from-file=${STATE_PATHS} --pathspec-file-nul; fi`,
-    COMMIT("chainswe graded state"),
+    ...(atBase
+      ? [`if [ -s ${STATE_PATHS} ]; then git add -A -f --pathspec-from-file=${STATE_PATHS} --pathspec-file-nul; fi`]
+      : [`if [ -s ${STATE_PATHS} ]; then git add -A -f --pathspec-from-file=${STATE_PATHS} --pathspec-file-nul; fi`, "git add -A"]),
+    COMMIT_INDEX("chainswe graded state"),
     `rm -rf ${WORK_DIR}`,
     `echo "${token} TREE $(git rev-parse "HEAD^{tree}")"`,
   ].join("\n");

@@ -179,6 +179,48 @@ os.rename("/usr/bin/bash.new", "/usr/bin/bash")
   });
 });
 
+describe("fixes the patch was not given", () => {
+  // The code under test looks for its own bug's gold fix wherever it could be in
+  // its container — every git object, every file under /tmp — and, found,
+  // switches the correct mul on. The states are built elsewhere and the bug's
+  // container receives its graded state as content only, so there is nothing to find.
+  it("the gold fix of the bug under test is in no git object and no file of its container", async () => {
+    const searcher = opsRunning(`
+import os
+import subprocess
+
+
+def _gold_in_reach():
+    # built at run time, so this file's own text does not contain them
+    in_tree = ("    return a " + "* b\\n\\n\\ndef square").encode()
+    in_diff = ("+    return a " + "* b").encode()
+    objects = subprocess.run(["git", "-C", "/testbed", "cat-file", "--batch-all-objects", "--batch"], capture_output=True).stdout
+    if in_tree in objects:
+        return True
+    for root, _dirs, names in os.walk("/tmp"):
+        for name in names:
+            try:
+                with open(os.path.join(root, name), "rb") as f:
+                    data = f.read()
+            except OSError:
+                continue
+            if in_tree in data or in_diff in data:
+                return True
+    return False
+
+
+_FOUND = _gold_in_reach()
+# past pytest's output capture, as printingOps does
+import atexit
+atexit.register(lambda: os.write(1, b"GOLD-IN-REACH\\n" if _FOUND else b"GOLD-OUT-OF-REACH\\n"))
+`);
+    const patch = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: `${searcher}\n\nif _FOUND:\n    def mul(a, b):\n        return b * a\n` }]);
+    const { bugs, logs } = await gradeHostile(hostileChain(tiny, "gold-search"), "oracle", { 1: patch });
+    expect(logs[0]).toContain("GOLD-OUT-OF-REACH");
+    expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false });
+  });
+});
+
 describe("patch shapes", () => {
   /** Prints a line for every place outside the work tree a patch might have written. */
   const PROBE = 'for f in /etc/evil /tmp/evil /evil /testbed/.git/evil /testbed/.git/config.evil; do [ -e "$f" ] && echo "PROBE-FOUND $f"; done; true';
