@@ -25,7 +25,7 @@ import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
 import type { ApplyMethod, GradedBug } from "@/lib/schemas/results";
 import { bugLogText } from "./log";
-import { STATES_DIR, STATE_DIFF, STATE_PATHS, bugScript, chainStatesScript, goldDiffPath, goldFixPath, goldStatesScript, gradedStateScript, replayModelPath, taggedLines, testScript } from "./scripts";
+import { STATES_DIR, STATE_DIFF, STATE_PATHS, chainStatesScript, goldDiffPath, goldFixPath, gradedStateScript, replayModelPath, taggedLines, testScript } from "./scripts";
 
 export type BugArtifacts = { bug: GradedBug; log: string; modelPatch: string };
 
@@ -86,84 +86,24 @@ function parseGoldStates(output: string, token: string, chain: Chain, upTo: numb
   return states as string[];
 }
 
-/** Work a bug's exec does first (rebuilding its start state), checked before the bug's own lines. */
-export type Prelude = { script: string; files: Record<string, string>; check: (setupOutput: string) => void };
+/** A state as it travels to a container of its own: a binary diff from the base commit, its paths (NUL-separated), its tree id. */
+export type StateDiff = { tree: string; diff: Buffer; paths: Buffer };
 
-/** What replay has recorded so far: G(0..n) once bug 1 ran, A(0..k-1) for Seq. */
-export type ChainStates = { gold: string[]; agent: string[] };
-
-const sameIds = (built: string[], recorded: string[]) => built.length === recorded.length && built.every((id, i) => id === recorded[i]);
-
-/**
- * Bug 1's exec builds every gold state G(1..n) (G(0) is the base commit). Bug
- * k ≥ 2 starts from a container reverted to its image, so its exec rebuilds
- * G(0..k-1) and, for Seq, A(1..k-1) by replaying model patch j on A(j-1) with
- * the same steps that graded bug j. Agent states not yet recorded (the rollout
- * meets A(k-1) first here) are recorded; the others must come out the same.
- */
-export function rebuildPrelude(input: ChainReplayInput, k: number, states: ChainStates): Prelude {
-  const { chain } = input;
-  const goldToken = newToken();
-  const upTo = k === 1 ? chain.bug_fixes.length : k - 1;
-  const replayToken = newToken();
-  const replays = input.mode === "oracle" ? [] : chain.bug_fixes.slice(0, k - 1);
-  const files: Record<string, string> = goldFiles(chain, upTo);
-  const scripts = [goldStatesScript(goldToken, chain.base_commit, upTo)];
-  for (const bug of replays) {
-    const patch = input.predictions.get(bug.order)?.model_patch ?? "";
-    const usable = usablePatch(patch);
-    if (usable) files[replayModelPath(bug.order)] = patch;
-    scripts.push(
-      bugScript({
-        token: `${replayToken}-${bug.order}`,
-        start: states.agent[bug.order - 1]!,
-        goldPrev: states.gold[bug.order - 1]!,
-        hasModelPatch: usable,
-        testFiles: parseUnifiedDiff(bug.test_patch) ?? [],
-        modelDiff: replayModelPath(bug.order),
-        testDiff: goldDiffPath(bug.order),
-      }),
-    );
-  }
-  const check = (output: string) => {
-    const gold = parseGoldStates(output, goldToken, chain, upTo);
-    if (k === 1) {
-      states.gold = gold;
-      return;
-    }
-    if (!sameIds(gold, states.gold.slice(0, upTo + 1))) {
-      throw new EnvironmentError(`gold states rebuilt for bug ${k} differ from those first built (${gold.join(" ")})`);
-    }
-    const agent = replays.map((b) => taggedLines(output, `${replayToken}-${b.order}`).find((t) => t.key === "STATE")?.rest ?? "none");
-    const known = states.agent.slice(1, 1 + replays.length);
-    if (!sameIds(agent.slice(0, known.length), known) || agent.includes("none")) {
-      throw new EnvironmentError(`agent states A(1..${k - 1}) rebuilt for bug ${k} differ from those graded (${agent.join(" ")}):\n${output.slice(-4000)}`);
-    }
-    states.agent.push(...agent.slice(known.length));
-  };
-  return { script: scripts.join("\n"), files, check };
-}
-
-/** A graded state as the states script built it, and how bug k's patches went into it. */
-type BuiltState = {
+/** A graded state S(k) as the states script built it, and how bug k's patches went into it. */
+export type BuiltState = StateDiff & {
   method: ApplyMethod | null;
   discarded: string[];
   /** S(k) as a commit of the states container (the start of bug k+1 in Seq) */
   commit: string;
-  /** tree id of S(k), checked again in the bug's own container */
-  tree: string;
   /** the bug's own lines of the states script (patch application, hidden-test restore) */
   setupLog: string;
-  /** S(k) as a binary diff from the base commit, and its paths (NUL-separated) */
-  diff: Buffer;
-  paths: Buffer;
 };
 
 /** Building every state runs git only; generous, as the chain and the repository may be long. */
 const STATES_TIMEOUT_MS = 600_000;
 
-/** What one run of the states script built: the gold states (first run only) and its bugs' states. */
-type StatesRun = { atBase: boolean; gold: string[]; states: BuiltState[] };
+/** What one run of the states script built: the gold states (first run only), G(0..n-1) as diffs when asked, and its bugs' states. */
+export type StatesRun = { atBase: boolean; gold: string[]; goldStarts: StateDiff[]; states: BuiltState[] };
 
 /**
  * Builds graded states S(k) for `bugs` (a run of the chain's bugs, in order) in
@@ -172,7 +112,13 @@ type StatesRun = { atBase: boolean; gold: string[]; states: BuiltState[] };
  * `after` it starts with the gold states G(0..n); with it, it continues from an
  * earlier run in the same container. Dataset errors name the bug.
  */
-async function buildStates(sandbox: Sandbox, input: ChainReplayInput, bugs: Bug[], after?: { gold: string[]; state: string }): Promise<StatesRun> {
+export async function buildStates(
+  sandbox: Sandbox,
+  input: ChainReplayInput,
+  bugs: Bug[],
+  opts: { after?: { gold: string[]; state: string }; goldDiffs?: boolean } = {},
+): Promise<StatesRun> {
+  const { after } = opts;
   const { chain } = input;
   const token = newToken();
   const files = after ? {} : goldFiles(chain, chain.bug_fixes.length);
@@ -184,7 +130,7 @@ async function buildStates(sandbox: Sandbox, input: ChainReplayInput, bugs: Bug[
     return { order: bug.order, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [], patchPaths };
   });
   const mode = input.mode === "oracle" ? "oracle" : "seq";
-  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode, bugs: planned, length: chain.bug_fixes.length, after });
+  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode, bugs: planned, length: chain.bug_fixes.length, after, goldDiffs: opts.goldDiffs });
   const result = await sandbox.exec(script, { files, timeoutMs: STATES_TIMEOUT_MS });
   const { output } = result;
   const gold = after ? after.gold : parseGoldStates(output, `${token}-gold`, chain, chain.bug_fixes.length);
@@ -220,14 +166,22 @@ async function buildStates(sandbox: Sandbox, input: ChainReplayInput, bugs: Bug[
   } catch (e) {
     throw new EnvironmentError(`cannot copy the built states out of the container: ${coerceError(e).message}`);
   }
-  const states = built.map((b, i) => {
-    const order = bugs[i]!.order;
-    const diff = archive.get(`states/${order}.diff`);
-    const paths = archive.get(`states/${order}.paths`);
-    if (!diff || !paths) throw new EnvironmentError(`the states script left no diff for bug ${order}`);
-    return { ...b, diff, paths };
-  });
-  return { atBase: taggedLines(output, token).some((t) => t.key === "AT_BASE"), gold, states };
+  const take = (name: string, what: string) => {
+    const diff = archive.get(`states/${name}.diff`);
+    const paths = archive.get(`states/${name}.paths`);
+    if (!diff || !paths) throw new EnvironmentError(`the states script left no diff for ${what}`);
+    return { diff, paths };
+  };
+  const states = built.map((b, i) => ({ ...b, ...take(String(bugs[i]!.order), `bug ${bugs[i]!.order}`) }));
+  const goldTags = taggedLines(output, `${token}-gold`);
+  const goldStarts = opts.goldDiffs
+    ? gold.slice(0, -1).map((_, k) => {
+        const tree = goldTags.find((t) => t.key === `TREE${k}`)?.rest;
+        if (!tree) throw new EnvironmentError(`the states script left no tree for G(${k})`);
+        return { tree, ...take(`g${k}`, `G(${k})`) };
+      })
+    : [];
+  return { atBase: taggedLines(output, token).some((t) => t.key === "AT_BASE"), gold, goldStarts, states };
 }
 
 /**
@@ -240,15 +194,28 @@ async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, built: BuiltStat
   const token = newToken();
   const run = `${token} RUN`;
   const script = [gradedStateScript(token, chain.base_commit, atBase), `echo "${run}"`, testScript(bug.test_cmds)].join("\n");
-  const files = { [STATE_DIFF]: built.diff, [STATE_PATHS]: built.paths };
-  const result = await sandbox.exec(script, { files, phaseMarker: run, timeoutMs: timeoutS * 1000, watchDisk: true });
+  const result = await sandbox.exec(script, { files: stateFiles(built), phaseMarker: run, timeoutMs: timeoutS * 1000, watchDisk: true });
   const cut = result.output.indexOf(`${run}\n`);
-  const setup = cut < 0 ? result.output : result.output.slice(0, cut);
-  const tree = taggedLines(setup, token).find((t) => t.key === "TREE")?.rest;
-  if (cut < 0 || tree !== built.tree) {
-    throw new EnvironmentError(`putting the state of bug ${bug.order} into its container failed (tree ${tree ?? "none"}, expected ${built.tree}; exit ${result.exitCode}):\n${setup.slice(-4000)}`);
-  }
+  checkEntered(result.output.slice(0, cut < 0 ? undefined : cut), token, built, `bug ${bug.order}`, cut >= 0 ? null : result.exitCode);
   return { ...result, output: result.output.slice(cut + run.length + 1) };
+}
+
+const stateFiles = (state: StateDiff) => ({ [STATE_DIFF]: state.diff, [STATE_PATHS]: state.paths });
+
+/** Throws unless gradedStateScript's output names the expected tree (`failed`: the exit code when the script did not finish). */
+function checkEntered(setup: string, token: string, state: StateDiff, what: string, failed: number | null): void {
+  const tree = taggedLines(setup, token).find((t) => t.key === "TREE")?.rest;
+  if (failed !== null || tree !== state.tree) {
+    throw new EnvironmentError(`putting the state of ${what} into its container failed (tree ${tree ?? "none"}, expected ${state.tree}; exit ${failed}):\n${setup.slice(-4000)}`);
+  }
+}
+
+/** Puts a state into a fresh container of the chain (as a bug's tests would find it) and checks its tree. */
+export async function enterState(sandbox: Sandbox, chain: Chain, state: StateDiff, atBase: boolean, what: string): Promise<void> {
+  const token = newToken();
+  const done = `${token} ENTERED`;
+  const result = await sandbox.exec(`${gradedStateScript(token, chain.base_commit, atBase)}\necho "${done}"`, { files: stateFiles(state), timeoutMs: STATES_TIMEOUT_MS });
+  checkEntered(result.output, token, state, what, result.output.includes(`${done}\n`) ? null : result.exitCode);
 }
 
 function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
@@ -333,7 +300,7 @@ export async function replayChain(
   try {
     first = await buildStates(builder, input, chain.bug_fixes.slice(0, 1));
     const after = { gold: first.gold, state: first.states[0]!.commit };
-    rest = chain.bug_fixes.length > 1 ? buildStates(builder, input, chain.bug_fixes.slice(1), after).then((r) => r.states) : Promise.resolve([]);
+    rest = chain.bug_fixes.length > 1 ? buildStates(builder, input, chain.bug_fixes.slice(1), { after }).then((r) => r.states) : Promise.resolve([]);
   } catch (e) {
     containers.retire(builder, "states");
     throw e;

@@ -11,7 +11,7 @@ export const MODEL_DIFF = `${WORK_DIR}/model.diff`;
 export const TEST_DIFF = `${WORK_DIR}/test.diff`;
 export const goldDiffPath = (order: number) => `${WORK_DIR}/gold/${order}.test.diff`;
 export const goldFixPath = (order: number) => `${WORK_DIR}/gold/${order}.fix.diff`;
-/** Model patch j, kept to replay a Seq agent state A(j) after the container is reverted. */
+/** Model patch j, applied where the states are built. */
 export const replayModelPath = (order: number) => `${WORK_DIR}/replay/${order}.model.diff`;
 /** Where .git waits while patch(1) runs (see OUTSIDE_GIT_FN). */
 export const GIT_ASIDE = `${WORK_DIR}/git-aside`;
@@ -19,6 +19,9 @@ export const GIT_ASIDE = `${WORK_DIR}/git-aside`;
 export const STATES_DIR = `${WORK_DIR}/states`;
 export const stateDiffPath = (order: number) => `${STATES_DIR}/${order}.diff`;
 export const statePathsPath = (order: number) => `${STATES_DIR}/${order}.paths`;
+/** The gold state G(k) as a diff from the base commit, and its paths (goldDiffs). */
+export const goldStateDiffPath = (k: number) => `${STATES_DIR}/g${k}.diff`;
+export const goldStatePathsPath = (k: number) => `${STATES_DIR}/g${k}.paths`;
 /** Where a bug's container receives its graded state. */
 export const STATE_DIFF = `${WORK_DIR}/state.diff`;
 export const STATE_PATHS = `${WORK_DIR}/state.paths`;
@@ -52,9 +55,8 @@ const GIT_SETUP = [
 ].join("\n");
 
 /**
- * Commits are reproducible (fixed author, committer and dates): a state rebuilt
- * from the same patches after the container is reverted to its image has the
- * same commit id, which is how the replay checks the rebuild.
+ * Commits are reproducible (fixed author, committer and dates): the same
+ * patches on the same start give the same commit id, in any container.
  */
 export const COMMIT_ENV = [
   "GIT_AUTHOR_NAME=chainswe",
@@ -249,6 +251,8 @@ export function chainStatesScript(o: {
    * states and the state S(k-1) before the first bug here, as it printed them.
    */
   after?: { gold: string[]; state: string };
+  /** also leave G(0..length-1) as diffs from the base commit (the starts of an Oracle rollout) */
+  goldDiffs?: boolean;
 }): string {
   const diffFrom = "git -c core.quotepath=off diff --binary --full-index --no-ext-diff --no-textconv --no-renames --src-prefix=a/ --dst-prefix=b/";
   const first = o.bugs[0]?.order ?? 1;
@@ -261,6 +265,13 @@ export function chainStatesScript(o: {
         `S0="$G0"`,
       ];
   lines.push(`mkdir -p ${STATES_DIR}`);
+  const leave = (commit: string, diff: string, paths: string) => [
+    `${diffFrom} "$G0" "${commit}" > ${diff}`,
+    `git diff --name-only -z --no-renames "$G0" "${commit}" > ${paths}`,
+  ];
+  if (o.goldDiffs) {
+    for (let k = 0; k < o.length; k++) lines.push(...leave(`$G${k}`, goldStateDiffPath(k), goldStatePathsPath(k)), `echo "${o.token}-gold TREE${k} $(git rev-parse "$G${k}^{tree}")"`);
+  }
   for (const bug of o.bugs) {
     const k = bug.order;
     const token = `${o.token}-${k}`;
@@ -277,8 +288,7 @@ export function chainStatesScript(o: {
         testDiff: goldDiffPath(k),
       }),
       `S${k}=$(git rev-parse HEAD)`,
-      `${diffFrom} "$G0" "$S${k}" > ${stateDiffPath(k)}`,
-      `git diff --name-only -z --no-renames "$G0" "$S${k}" > ${statePathsPath(k)}`,
+      ...leave(`$S${k}`, stateDiffPath(k), statePathsPath(k)),
       `echo "${token} TREE $(git rev-parse "$S${k}^{tree}")"`,
     );
   }

@@ -1,18 +1,20 @@
 /**
- * Rolls an agent through one chain in one container (SPEC §2–3). Before each
- * bug the container is brought back to its image and the start state is built
- * by the replay's own prelude — G(k-1) for Oracle; for Seq A(k-1), from the
- * patches this rollout recorded — so its commits are the evaluator's commits.
- * The agent then sees only that state, as a repository with one commit; its
- * diff against that commit is the bug's model patch.
+ * Rolls an agent through one chain (SPEC §2–3) with the replay's own states:
+ * a states container, where no agent and no repository code ever runs, builds
+ * the gold states and — for Seq, from the patches this rollout recorded —
+ * each agent state A(k-1) as the evaluator will grade it. Each bug's agent
+ * acts in a fresh container that received its start state (G(k-1) for Oracle,
+ * A(k-1) for Seq) and sees it only as a repository with one commit; its diff
+ * against that commit is the bug's model patch. Nothing an agent did in its
+ * container reaches the next bug.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { patchSizeOverLimit } from "@/evaluator/dataset";
 import { checkChainForReplay } from "@/evaluator/replay";
-import { rebuildPrelude, type ChainStates } from "@/evaluator/replay/chain";
-import type { Sandbox } from "@/evaluator/sandbox";
+import { buildStates, enterState, type StateDiff } from "@/evaluator/replay/chain";
+import type { ChainContainers, Sandbox } from "@/evaluator/sandbox";
 import { EnvironmentError, coerceError } from "@/lib/errors";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import type { Mode, PredictionLine } from "@/lib/schemas/prediction";
@@ -39,23 +41,11 @@ export type RolloutChainInput = {
 
 export type RolledBug = { bug: Bug; outcome: TurnOutcome; warnings: string[] };
 
-/** Brings /testbed to the start state of bug k and replaces its .git by the agent's view; returns the view commit. */
-async function prepareStart(sandbox: Sandbox, input: RolloutChainInput, bug: Bug, states: ChainStates, patches: Map<number, PredictionLine>): Promise<string> {
-  const { chain, mode } = input;
-  const prelude = rebuildPrelude({ chain, mode, system: "rollout", predictions: patches, testTimeoutS: 0 }, bug.order, states);
+/** Puts the start state of bug k into the agent's container and replaces its .git by the agent's view; returns the view commit. */
+async function prepareStart(sandbox: Sandbox, chain: Chain, bug: Bug, start: StateDiff, atBase: boolean): Promise<string> {
+  await enterState(sandbox, chain, start, atBase, `the start of bug ${bug.order}`);
   const token = newToken();
-  const marker = `${token} PREPARED`;
-  // the start is known once the prelude's output is checked; the view script reads it from the state it left
-  const result = await sandbox.exec([prelude.script, `echo "${marker}"`].join("\n"), {
-    files: prelude.files,
-    killFirst: true,
-    timeoutMs: PREPARE_TIMEOUT_MS,
-  });
-  const cut = result.output.indexOf(`${marker}\n`);
-  if (cut < 0) throw new EnvironmentError(`building the start state of bug ${bug.order} failed (exit ${result.exitCode}):\n${result.output.slice(-4000)}`);
-  prelude.check(result.output.slice(0, cut));
-  const start = mode === "oracle" ? states.gold[bug.order - 1]! : states.agent[bug.order - 1]!;
-  const view = await sandbox.exec(agentViewScript(token, start), { timeoutMs: PREPARE_TIMEOUT_MS });
+  const view = await sandbox.exec(agentViewScript(token, "HEAD"), { timeoutMs: PREPARE_TIMEOUT_MS });
   const commit = parseView(view.output, token);
   if (!commit) throw new EnvironmentError(`making the agent's view of bug ${bug.order}'s start state failed:\n${view.output.slice(-4000)}`);
   return commit;
@@ -113,28 +103,47 @@ async function agentTurn(sandbox: Sandbox, input: RolloutChainInput, bug: Bug, v
 
 /**
  * Rolls the agent through every bug in order; `onBug` sees each turn as it
- * ends. The container is reverted before every bug after the first: the
- * agent's commands ran in it, and the next start state is rebuilt from patches.
+ * ends. The next bug's container starts while the agent works.
  */
-export async function rolloutChain(sandbox: Sandbox, input: RolloutChainInput, onBug: (b: RolledBug) => Promise<void> = async () => {}): Promise<RolledBug[]> {
+export async function rolloutChain(containers: ChainContainers, input: RolloutChainInput, onBug: (b: RolledBug) => Promise<void> = async () => {}): Promise<RolledBug[]> {
   const { chain, mode } = input;
   checkChainForReplay(chain);
-  const states: ChainStates = { gold: [chain.base_commit], agent: [chain.base_commit] };
   const patches = new Map<number, PredictionLine>();
-  const chainMemory = join(input.chainDir, "memory");
-  const out: RolledBug[] = [];
-  for (const bug of chain.bug_fixes) {
-    if (bug.order > 1) await sandbox.revertToImage();
-    const viewCommit = await prepareStart(sandbox, input, bug, states, patches);
-    // memory persists across bugs only in Seq+Mem; otherwise every bug gets an empty directory
-    const memoryDir = mode === "seq_mem" ? chainMemory : join(input.scratchDir, `memory-${bug.order}`);
-    await mkdir(memoryDir, { recursive: true });
-    const rolled = await agentTurn(sandbox, input, bug, viewCommit, memoryDir);
-    if (mode !== "seq_mem") await rm(memoryDir, { recursive: true, force: true });
-    const patch = recordedPatch(rolled.outcome);
-    patches.set(bug.order, { continuous_id: chain.continuous_id, swebench_instance_id: bug.swebench_instance_id, model_patch: patch });
-    out.push(rolled);
-    await onBug(rolled);
+  const replayInput = { chain, mode, system: "rollout", predictions: patches, testTimeoutS: 0 };
+  containers.prepare();
+  containers.prepare();
+  const builder = await containers.take();
+  try {
+    const gold = await buildStates(builder, replayInput, [], { goldDiffs: true });
+    const chainMemory = join(input.chainDir, "memory");
+    const out: RolledBug[] = [];
+    // the start of bug 1 is the base commit; in Seq each later one is the state the evaluator grades the bug before in
+    let start: StateDiff & { commit?: string } = gold.goldStarts[0]!;
+    for (const [i, bug] of chain.bug_fixes.entries()) {
+      if (mode === "oracle") start = gold.goldStarts[i]!;
+      const sandbox = await containers.take();
+      if (i + 1 < chain.bug_fixes.length) containers.prepare();
+      let rolled: RolledBug;
+      try {
+        const viewCommit = await prepareStart(sandbox, chain, bug, start, gold.atBase);
+        // memory persists across bugs only in Seq+Mem; otherwise every bug gets an empty directory
+        const memoryDir = mode === "seq_mem" ? chainMemory : join(input.scratchDir, `memory-${bug.order}`);
+        await mkdir(memoryDir, { recursive: true });
+        rolled = await agentTurn(sandbox, input, bug, viewCommit, memoryDir);
+        if (mode !== "seq_mem") await rm(memoryDir, { recursive: true, force: true });
+      } finally {
+        containers.retire(sandbox, `bug ${bug.order}`);
+      }
+      patches.set(bug.order, { continuous_id: chain.continuous_id, swebench_instance_id: bug.swebench_instance_id, model_patch: recordedPatch(rolled.outcome) });
+      if (mode !== "oracle" && i + 1 < chain.bug_fixes.length) {
+        const after = { gold: gold.gold, state: start.commit ?? gold.gold[0]! };
+        start = (await buildStates(builder, replayInput, [bug], { after })).states[0]!;
+      }
+      out.push(rolled);
+      await onBug(rolled);
+    }
+    return out;
+  } finally {
+    containers.retire(builder, "states");
   }
-  return out;
 }

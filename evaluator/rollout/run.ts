@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pLimit from "p-limit";
 import type { Dataset } from "@/evaluator/dataset";
-import { Sandbox, type SandboxLimits } from "@/evaluator/sandbox";
+import { ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -64,14 +64,14 @@ async function rollOne(o: RolloutOptions, chain: Chain): Promise<RolledBug[]> {
   await mkdir(chainDir, { recursive: true });
   const scratchDir = await mkdtemp(join(tmpdir(), "chainswe-rollout-"));
   const labels = { "chainswe.chain": chain.continuous_id, "chainswe.mode": o.mode, "chainswe.rollout": "1" };
-  const sandbox = await Sandbox.start(chain.docker_image, o.limits, labels);
+  const containers = new ChainContainers(chain.docker_image, o.limits, labels);
   try {
-    return await rolloutChain(sandbox, { chain, mode: o.mode, agentCommand: o.agentCommand, timeLimitS: o.timeLimitS, chainDir, scratchDir, maxPatchBytes: o.maxPatchBytes }, async (r) => {
+    return await rolloutChain(containers, { chain, mode: o.mode, agentCommand: o.agentCommand, timeLimitS: o.timeLimitS, chainDir, scratchDir, maxPatchBytes: o.maxPatchBytes }, async (r) => {
       await writeFile(join(chainDir, `${r.bug.order}.json`), JSON.stringify(trajectory(chain, o.mode, r), null, 2) + "\n");
       o.onEvent?.({ kind: "bug", chain, rolled: r });
     });
   } finally {
-    await sandbox.remove();
+    await containers.remove();
     await rm(scratchDir, { recursive: true, force: true });
   }
 }

@@ -13,7 +13,6 @@ import { docker, ensureImage } from "./docker";
 import type { SandboxLimits } from "./limits";
 import { CappedOutput } from "./output";
 import { PhaseClock, type PhaseOptions } from "./phase";
-import { Pristine, revertToImage, type RevertReport } from "./revert";
 import { tarOf } from "./tar";
 
 /**
@@ -57,21 +56,16 @@ const live = new Set<Sandbox>();
 
 export class Sandbox {
   private removal: Promise<void> | undefined;
-  private readonly pristine: Pristine;
 
   private constructor(
     readonly container: Docker.Container,
     readonly image: string,
     readonly limits: SandboxLimits,
-    labels: Record<string, string>,
-  ) {
-    this.pristine = new Pristine(image, labels);
-  }
+  ) {}
 
   static async start(image: string, limits: SandboxLimits, given: Record<string, string> = {}): Promise<Sandbox> {
     if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
     const tag = env().CHAINSWE_SANDBOX_TAG;
-    // the reference copy (Pristine) carries the same labels
     const labels = tag ? { ...given, "chainswe.tag": tag } : given;
     await ensureImage(image);
     let container: Docker.Container;
@@ -103,7 +97,7 @@ export class Sandbox {
     } catch (e) {
       throw new EnvironmentError(`cannot create a container from ${image}: ${coerceError(e).message}`);
     }
-    const sandbox = new Sandbox(container, image, limits, labels);
+    const sandbox = new Sandbox(container, image, limits);
     live.add(sandbox);
     try {
       await container.start();
@@ -231,27 +225,6 @@ export class Sandbox {
     }
   }
 
-  /**
-   * Brings the container back to its image (files and processes), as a fresh
-   * container of the image would be, without starting another: what the code
-   * under test left anywhere — outside /testbed, in ignored files, in .git —
-   * is gone. Replay then rebuilds its states from the patches.
-   */
-  revertToImage(): Promise<RevertReport> {
-    return revertToImage({
-      container: this.container,
-      image: this.image,
-      pristine: this.pristine,
-      stop: () => this.stop(),
-      start: () => this.startAgain(),
-      putFiles: (files) => this.putFiles(files),
-      shell: async (script) => {
-        const r = await this.exec(script, { shell: "/bin/sh", env: ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"], timeoutMs: 120_000 });
-        return r.exitCode;
-      },
-    });
-  }
-
   /** Writes files into the container (no mounts): absolute paths → content. */
   async putFiles(files: Record<string, string | Buffer>): Promise<void> {
     try {
@@ -264,14 +237,14 @@ export class Sandbox {
   /** Always safe to call, also twice at once; the container and its anonymous volumes are gone afterwards. */
   remove(): Promise<void> {
     // one removal per container, however many callers (the chain's finally, Ctrl-C) ask
-    this.removal ??= Promise.all([
-      this.container.remove({ force: true, v: true }).catch((e: unknown) => {
+    this.removal ??= this.container
+      .remove({ force: true, v: true })
+      .catch((e: unknown) => {
         if ((e as { statusCode?: number }).statusCode !== 404) throw coerceError(e);
-      }),
-      this.pristine.remove(),
-    ]).then(() => {
-      live.delete(this);
-    });
+      })
+      .then(() => {
+        live.delete(this);
+      });
     return this.removal;
   }
 }

@@ -11,7 +11,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
 import type { SandboxLimits } from "./limits";
-import type { Change } from "./revert-plan";
 
 export type DiskLimit = "disk_bytes" | "disk_files";
 export type DiskExceeded = { limit: DiskLimit; used: number; max: number };
@@ -81,6 +80,9 @@ export class DiskWatch {
     return diskVerdict({ files: (await containerChanges(this.container)).length }, this.limits);
   }
 }
+
+/** One entry of `docker diff`: 0 changed, 1 added, 2 deleted. */
+export type Change = { Path: string; Kind: 0 | 1 | 2 };
 
 /** `docker diff`: paths of the writable layer that differ from the image (0 changed, 1 added, 2 deleted). */
 export async function containerChanges(container: Docker.Container): Promise<Change[]> {

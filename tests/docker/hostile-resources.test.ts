@@ -240,7 +240,7 @@ time.sleep(600)
 
   // Proves the disk watchdog: many files each under the file-size cap pass the
   // writable-layer cap, the harness stops the run (its own line in the log), the bug is
-  // graded unresolved like a timeout, and the revert frees the space before bug 2
+  // graded unresolved like a timeout, and bug 2 runs in a fresh container
   // (bug 2's run would otherwise be stopped at once).
   it("filling the disk with many files is stopped at the disk limit; bug 2 is graded normally", async () => {
     const chain = hostileChain(tiny, "fill");
@@ -270,21 +270,6 @@ time.sleep(600)
     const { bugs, logs } = await gradeHostile(chain, "oracle", { 1: patchFor([{ path: "calc/ops.py", before: OPS_V0, after: spray }]) }, small);
     expect(bugs[0]).toMatchObject({ resolved: false, fingerprint: "no_usable_patch", timed_out: false, limit_exceeded: "disk_files" });
     expect(logs[0]).toMatch(/--- stopped by the harness: the test run added or changed \d+ paths in the container \(limit 2000\)/);
-  });
-
-  // Regression: a sandbox removed while it was being reverted (a worker stopping
-  // mid-chain) left the image's reference copy behind, created after the removal.
-  it("a sandbox removed in the middle of its revert leaves no container", async () => {
-    const chainId = "hostile-remove-during-revert";
-    for (const delayMs of [0, 100, 250, 500, 1000]) {
-      const sandbox = await Sandbox.start(tiny.image, defaultLimits(), { "chainswe.chain": chainId });
-      await sandbox.exec("mkdir -p /tmp/x && for i in $(seq 200); do echo $i > /tmp/x/$i; done; echo x >> /etc/hostname.x");
-      const reverting = sandbox.revertToImage().catch(() => undefined);
-      await new Promise((r) => setTimeout(r, delayMs));
-      await sandbox.remove();
-      await reverting;
-      expect(await containersOf(chainId)).toEqual([]);
-    }
   });
 
   // Proves output to PID 1 (the container's own stdout) lands nowhere: with a log driver

@@ -118,8 +118,8 @@ describe("state left for the next bug", () => {
 
   // Proves writes outside /testbed do not survive into the next bug. Bug 1's code installs
   // a pass-everything pytest plugin in site-packages and switches it on from
-  // /etc/python3.11/sitecustomize.py (run by every python3). Oracle re-enters G(1) for bug
-  // 2 inside the same container; had the files stayed, bug 2's empty patch would resolve.
+  // /etc/python3.11/sitecustomize.py (run by every python3). Had the files reached bug 2's
+  // run, its empty patch would resolve.
   it("Oracle: a pytest plugin planted in site-packages and /etc by bug 1 does not grade bug 2", async () => {
     const planter = opsRunning(`
 with open("/usr/lib/python3/dist-packages/chainswe_evil_plugin.py", "w") as _f:
@@ -157,10 +157,9 @@ subprocess.run(["git", "-C", "/testbed", "config", "core.fsmonitor", "/testbed/.
     expect(logs[1]).not.toContain("FORGED-BY-FAKE-PYTHON");
   });
 
-  // Proves the revert does not start the container on the patch's programs: bug 1 swaps
-  // /usr/bin/bash (PID 1's shell) for a wrapper that, as PID 1, plants the plugin again
-  // every 0.2 s. The files are copied back before the container starts, so bug 2's PID 1
-  // is the image's bash and nothing plants anything.
+  // Proves bug 2 does not run on bug 1's programs: bug 1 swaps /usr/bin/bash (PID 1's
+  // shell) for a wrapper that, as PID 1, would plant the plugin again every 0.2 s.
+  // Bug 2's container is a fresh one of the image, so its PID 1 is the image's bash.
   it("Oracle: a /usr/bin/bash replaced by bug 1 is not what PID 1 runs for bug 2", async () => {
     const plant = [
       `echo ${Buffer.from(PASS_EVERYTHING).toString("base64")} | base64 -d > /usr/lib/python3/dist-packages/chainswe_evil_plugin.py`,
