@@ -1,8 +1,9 @@
 /**
  * bench/eval-throughput: how fast the queue evaluates (issue 5, item 6). On a
  * fresh SQLite database with the demo dataset, real worker processes evaluate
- * one system's demo Oracle and Seq submissions (default demo-gold: 10 chains,
- * 32 bugs, every patch applies and its tests run), once per configuration:
+ * one system's demo Oracle and Seq submissions (default demo-overshoot, what
+ * users submit: 10 chains, 32 bugs, every patch applies and is not gold, its
+ * tests run), once per configuration:
  *
  *   embedded      N × `chainswe worker --concurrency 1` on the database queue
  *   distributed   `chainswe dispatcher` + N × `chainswe worker --redis` on a
@@ -29,7 +30,7 @@
  * removed at the end. Stops by itself; asserts nothing.
  *
  * Usage: npm run bench:eval [-- --workers 1,2 --modes embedded,distributed
- *          --system demo-gold --repeat 5 --verbose]
+ *          --system demo-overshoot --repeat 5 --verbose]
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -45,7 +46,7 @@ const { values: args } = parseArgs({
   options: {
     workers: { type: "string", default: "1,2" },
     modes: { type: "string", default: "embedded,distributed" },
-    system: { type: "string", default: "demo-gold" },
+    system: { type: "string", default: "demo-overshoot" },
     repeat: { type: "string", default: "5" },
     verbose: { type: "boolean", default: false },
   },

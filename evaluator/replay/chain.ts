@@ -108,21 +108,22 @@ export type StatesRun = { atBase: boolean; gold: string[]; goldStarts: StateDiff
 /**
  * Builds graded states S(k) for `bugs` (a run of the chain's bugs, in order) in
  * one exec, in a container where no code of the repository or the submission
- * ever runs, and takes each out as a diff from the base commit. Without
- * `after` it starts with the gold states G(0..n); with it, it continues from an
- * earlier run in the same container. Dataset errors name the bug.
+ * ever runs, and takes each out as a diff from the base commit. It builds the
+ * gold states G(0..build) first, or takes them from an earlier run in the same
+ * container. Dataset errors name the bug.
  */
 export async function buildStates(
   sandbox: Sandbox,
   input: ChainReplayInput,
   bugs: Bug[],
-  opts: { after?: { gold: string[]; state: string }; goldDiffs?: boolean } = {},
+  opts: { gold: { build: number } | { known: string[] }; startState?: string; goldDiffs?: boolean },
 ): Promise<StatesRun> {
-  const { after } = opts;
   const { chain } = input;
   const token = newToken();
-  const files = after ? {} : goldFiles(chain, chain.bug_fixes.length);
+  const files = "build" in opts.gold ? goldFiles(chain, opts.gold.build) : {};
   const planned = bugs.map((bug) => {
+    // each bug's own test patch, whether or not its gold state is built in this run
+    files[goldDiffPath(bug.order)] = bug.test_patch;
     const patch = input.predictions.get(bug.order)?.model_patch ?? "";
     const usable = usablePatch(patch);
     if (usable) files[replayModelPath(bug.order)] = patch;
@@ -130,10 +131,10 @@ export async function buildStates(
     return { order: bug.order, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [], patchPaths };
   });
   const mode = input.mode === "oracle" ? "oracle" : "seq";
-  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode, bugs: planned, length: chain.bug_fixes.length, after, goldDiffs: opts.goldDiffs });
+  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode, bugs: planned, length: chain.bug_fixes.length, gold: opts.gold, startState: opts.startState, goldDiffs: opts.goldDiffs });
   const result = await sandbox.exec(script, { files, timeoutMs: STATES_TIMEOUT_MS });
   const { output } = result;
-  const gold = after ? after.gold : parseGoldStates(output, `${token}-gold`, chain, chain.bug_fixes.length);
+  const gold = "build" in opts.gold ? parseGoldStates(output, `${token}-gold`, chain, opts.gold.build) : opts.gold.known;
   const lines = output.split("\n");
   const partial = (bug: Bug) => {
     const detail = result.timedOut ? `timed out after ${STATES_TIMEOUT_MS / 1000} s` : `exit ${result.exitCode}`;
@@ -294,13 +295,15 @@ export async function replayChain(
   containers.prepare();
   containers.prepare();
   const builder = await containers.take();
-  // bug 1's state first, so its tests run while the container builds the others
+  // bug 1's state needs only G(0): it comes first, and its tests run while the
+  // container builds the gold states (a gold or test patch that does not apply
+  // is found there) and the other bugs' states
   let first: StatesRun;
   let rest: Promise<BuiltState[]>;
   try {
-    first = await buildStates(builder, input, chain.bug_fixes.slice(0, 1));
-    const after = { gold: first.gold, state: first.states[0]!.commit };
-    rest = chain.bug_fixes.length > 1 ? buildStates(builder, input, chain.bug_fixes.slice(1), { after }).then((r) => r.states) : Promise.resolve([]);
+    first = await buildStates(builder, input, chain.bug_fixes.slice(0, 1), { gold: { build: 0 } });
+    const n = chain.bug_fixes.length;
+    rest = n > 1 ? buildStates(builder, input, chain.bug_fixes.slice(1), { gold: { build: n }, startState: first.states[0]!.commit }).then((r) => r.states) : Promise.resolve([]);
   } catch (e) {
     containers.retire(builder, "states");
     throw e;

@@ -112,6 +112,7 @@ function runBug(o: { start: string; goldPrev: string; modelPatch: string | null;
     goldPrev: o.goldPrev,
     hasModelPatch: o.modelPatch !== null,
     testFiles: parseUnifiedDiff(o.testPatch) ?? [],
+    patchPaths: [...new Set([...touchedFiles(o.modelPatch ?? ""), ...touchedFiles(o.testPatch)])],
   });
   const r = run(script, o.env);
   const tags = taggedLines(r.output, TOKEN);
@@ -378,7 +379,7 @@ describe("chainStatesScript, then gradedStateScript in another clone holding onl
     }));
     git("checkout", "-q", "-f", "--detach", base);
     git("clean", "-fdq");
-    const built = run(chainStatesScript({ token: TOKEN, baseCommit: base, mode: "seq", bugs, length: 2 }));
+    const built = run(chainStatesScript({ token: TOKEN, baseCommit: base, mode: "seq", bugs, length: 2, gold: { build: 2 } }));
     expect(built.status, built.output).toBe(0);
     // the repository was the base commit with a clean work tree
     expect(taggedLines(built.output, TOKEN).map((t) => t.key)).toEqual(["AT_BASE"]);
@@ -390,6 +391,15 @@ describe("chainStatesScript, then gradedStateScript in another clone holding onl
     });
     // bug 2 started from the agent's own state: the ignored file bug 1 wrote is in S(2)
     const s2 = git("rev-parse", "HEAD");
+    // built in two runs (bug 1 on G(0) alone, then the gold states and bug 2): the same states
+    git("checkout", "-q", "-f", "--detach", base);
+    const one = run(chainStatesScript({ token: TOKEN, baseCommit: base, mode: "seq", bugs: bugs.slice(0, 1), length: 2, gold: { build: 0 } }));
+    const s1 = taggedLines(one.output, `${TOKEN}-1`).find((t) => t.key === "STATE")?.rest ?? "";
+    const two = run(chainStatesScript({ token: TOKEN, baseCommit: base, mode: "seq", bugs: bugs.slice(1), length: 2, gold: { build: 2 }, startState: s1 }));
+    expect(taggedLines(one.output, `${TOKEN}-1`).find((t) => t.key === "TREE")?.rest).toBe(trees[0]);
+    expect(taggedLines(two.output, `${TOKEN}-gold`).map((t) => t.key)).toEqual(["G0", "G1", "G2"]);
+    expect(taggedLines(two.output, `${TOKEN}-2`).find((t) => t.key === "TREE")?.rest, two.output).toBe(trees[1]);
+    expect(git("rev-parse", "HEAD")).toBe(s2);
     expect(git("rev-parse", `${s2}^{tree}`)).toBe(trees[1]);
     expect(fileAt(s2, "notes.log")).toBe("kept across the chain\n");
     expect(fileAt(s2, "units/convert.py")).toBe(fileAt(G[2] ?? "", "units/convert.py"));

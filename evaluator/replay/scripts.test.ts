@@ -78,6 +78,7 @@ describe("bugScript", () => {
       { from: "tests/test_convert.py", to: "tests/test_convert.py" },
       { from: null, to: "tests/data/it's here.txt" },
     ],
+    patchPaths: ["units/convert.py", "tests/test_convert.py", "tests/data/it's here.txt"],
   };
   const script = bugScript(input);
   const at = (needle: string) => {
@@ -88,7 +89,7 @@ describe("bugScript", () => {
 
   it("works in /testbed and starts from a clean start state", () => {
     expect(script.split("\n")[0]).toBe("cd /testbed");
-    expect(at(`START='${A1}'`)).toBeLessThan(at('reset_to "$START"\n'));
+    expect(at(`START='${A1}'`)).toBeLessThan(at('else reset_to "$START"; fi\n'));
   });
 
   it("tries the apply methods in the SPEC (SWE-bench) order, resetting after each failure", () => {
@@ -130,15 +131,17 @@ describe("bugScript", () => {
 });
 
 describe("goldStatesScript and testScript", () => {
-  it("applies test patch k then gold patch k for each k, reporting G0..Gn", () => {
+  it("applies test patch k then gold patch k for each k to an index of its own, reporting G0..Gn", () => {
     const s = goldStatesScript(TOKEN, "760428209dc4cb70249fc28d98fd921840d35bd8", 2);
+    const gi = "GIT_INDEX_FILE=/tmp/chainswe/gold.index";
     const order = [
-      "git checkout -q -f --detach '760428209dc4cb70249fc28d98fd921840d35bd8'",
-      `echo "${TOKEN} G0 $(git rev-parse HEAD)"`,
-      "git apply --verbose /tmp/chainswe/gold/1.test.diff /tmp/chainswe/gold/1.fix.diff",
-      `echo "${TOKEN} G1 $(git rev-parse HEAD)"`,
-      "git apply --verbose /tmp/chainswe/gold/2.test.diff /tmp/chainswe/gold/2.fix.diff",
-      `echo "${TOKEN} G2 $(git rev-parse HEAD)"`,
+      "G0=$(git rev-parse -q --verify '760428209dc4cb70249fc28d98fd921840d35bd8^{commit}')",
+      `echo "${TOKEN} G0 $G0"`,
+      `${gi} git read-tree "$G0"`,
+      `${gi} git apply --cached --verbose /tmp/chainswe/gold/1.test.diff /tmp/chainswe/gold/1.fix.diff`,
+      `echo "${TOKEN} G1 $G1"`,
+      `${gi} git apply --cached --verbose /tmp/chainswe/gold/2.test.diff /tmp/chainswe/gold/2.fix.diff`,
+      `echo "${TOKEN} G2 $G2"`,
     ].map((needle) => s.indexOf(needle));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);

@@ -72,7 +72,14 @@ export const COMMIT_ENV = [
  * the work tree (`git commit` refreshes the whole index again), no automatic gc.
  */
 const COMMIT_INDEX = (msg: string) => `commit=$(${COMMIT_ENV} git commit-tree "$(git write-tree)" -p HEAD -m ${q(msg)}) && git update-ref HEAD "$commit"`;
-const COMMIT = (msg: string) => `git add -A && ${COMMIT_INDEX(msg)}`;
+
+/**
+ * The commit at which /testbed's work tree is known to be exactly that commit
+ * (nothing untracked but what it ignores): written only by the scripts of the
+ * container that builds states, where nothing else runs, so a bug script can
+ * skip resetting to its start.
+ */
+const CLEAN_AT = `${WORK_DIR}/clean-at`;
 
 /**
  * Resets the work tree to a commit, dropping untracked files. No code runs in
@@ -106,28 +113,29 @@ function restoreHiddenTests(goldPrev: string, files: DiffFile[]): string[] {
   ];
 }
 /**
- * Checks out the base commit and builds every gold state G(1..n) as a commit:
+ * Builds every gold state G(1..n) as a commit on the base commit G(0):
  * G(k) = G(k-1) + test patch k + gold patch k. Prints `<token> G<k> <sha>` and
  * sets the shell variable G<k> to it;
  * on a patch that does not apply prints `<token> BROKEN <k> test|gold` and exits 3.
  */
 export function goldStatesScript(token: string, baseCommit: string, length: number): string {
+  // the gold states are built in an index of their own, with no work tree: git reads
+  // only the trees and the patches, never the repository's files (no walk of the tree)
+  const gi = `GIT_INDEX_FILE=${WORK_DIR}/gold.index`;
   const lines = [
     "cd /testbed",
     GIT_SETUP,
-    `git checkout -q -f --detach ${q(baseCommit)} || { echo "${token} NOBASE"; exit 3; }`,
-    "git clean -fdq",
-    `echo "${token} G0 $(git rev-parse HEAD)"`,
-    "G0=$(git rev-parse HEAD)",
+    `G0=$(git rev-parse -q --verify ${q(`${baseCommit}^{commit}`)}) || { echo "${token} NOBASE"; exit 3; }`,
+    `echo "${token} G0 $G0"`,
+    ...(length > 0 ? [`${gi} git read-tree "$G0"`] : []),
   ];
   for (let k = 1; k <= length; k++) {
     // test and gold patch touch disjoint files: one git apply; on failure, find which
-    const which = `git apply --check ${goldDiffPath(k)} >/dev/null 2>&1 && echo "${token} BROKEN ${k} gold" || echo "${token} BROKEN ${k} test"`;
+    const which = `${gi} git apply --cached --check ${goldDiffPath(k)} >/dev/null 2>&1 && echo "${token} BROKEN ${k} gold" || echo "${token} BROKEN ${k} test"`;
     lines.push(
-      `git apply --verbose ${goldDiffPath(k)} ${goldFixPath(k)} || { ${which}; exit 3; }`,
-      COMMIT(`chainswe gold state G(${k})`),
-      `echo "${token} G${k} $(git rev-parse HEAD)"`,
-      `G${k}=$(git rev-parse HEAD)`,
+      `${gi} git apply --cached --verbose ${goldDiffPath(k)} ${goldFixPath(k)} || { ${which}; exit 3; }`,
+      `G${k}=$(${COMMIT_ENV} git commit-tree "$(${gi} git write-tree)" -p "$G${k - 1}" -m ${q(`chainswe gold state G(${k})`)})`,
+      `echo "${token} G${k} $G${k}"`,
     );
   }
   return lines.join("\n");
@@ -140,10 +148,11 @@ export type BugScriptInput = {
   /** G(k-1): where hidden test files are restored from (an id or a variable) */
   goldPrev: string;
   /**
-   * Paths the model and test patches touch: committed even where .gitignore
-   * would leave them out, so the state holds what the patches wrote.
+   * Paths the model and test patches touch: the only ones committed (with
+   * everything after a patch(1) apply), even where .gitignore would leave them
+   * out, so the state holds exactly what the patches wrote.
    */
-  patchPaths?: string[];
+  patchPaths: string[];
   /** whether MODEL_DIFF holds a patch to try */
   hasModelPatch: boolean;
   /** files test patch k touches, as parsed from it */
@@ -198,7 +207,9 @@ export function bugScript(input: BugScriptInput): string {
     RESTORE_FN,
     OUTSIDE_GIT_FN,
     `START=${rev(input.start)}`,
-    'reset_to "$START"',
+    // the work tree is left clean at the state just committed, unless patch(1) may have written what git does not track
+    `if [ "$(cat ${CLEAN_AT} 2>/dev/null)" = "$(git rev-parse "$START^{commit}")" ] && [ "$(git rev-parse HEAD)" = "$(cat ${CLEAN_AT})" ]; then :; else reset_to "$START"; fi`,
+    `rm -f ${CLEAN_AT}`,
     ...(input.hasModelPatch
       ? [
           ...applyModelPatch(token, modelDiff),
@@ -210,8 +221,11 @@ export function bugScript(input: BugScriptInput): string {
       : [`echo "${token} METHOD none"`]),
     ...restoreHiddenTests(input.goldPrev, input.testFiles),
     `git apply --verbose ${testDiff} || { echo "${token} TESTPATCH_FAILED"; exit 0; }`,
-    ...(input.patchPaths?.length ? [`for f in ${input.patchPaths.map(q).join(" ")}; do if [ -e "$f" ] || [ -L "$f" ]; then git add -f -- "$f"; fi; done`] : []),
-    COMMIT("chainswe agent state"),
+    // the paths the patches touch, added, changed or removed, ignored or not; everything only after patch(1)
+    ...(input.patchPaths.length ? [`git update-index --add --remove -- ${input.patchPaths.map(q).join(" ")}`] : []),
+    ...(input.hasModelPatch ? ['if [ "$method" = patch ]; then git add -A; fi'] : []),
+    COMMIT_INDEX("chainswe agent state"),
+    `${input.hasModelPatch ? '[ "$method" = patch ] || ' : ""}git rev-parse HEAD > ${CLEAN_AT}`,
     `echo "${token} STATE $(git rev-parse HEAD)"`,
   ];
   return lines.join("\n");
@@ -235,35 +249,40 @@ export type StatesScriptBug = {
  * the base commit (stateDiffPath) with its paths (statePathsPath, NUL-separated)
  * and reported as `<token>-<k> TREE <tree id>`. Prints `<token> AT_BASE` first
  * when the image's /testbed is the base commit with a clean work tree. The
- * bugs can be built in two runs (bug 1 first, so its tests can start while the
- * others are built): the second run continues from what the first printed.
+ * bugs can be built in runs: bug 1 needs only G(0), so its state comes first
+ * and its tests start while a second run builds the gold states and the rest.
  */
 export function chainStatesScript(o: {
   token: string;
   baseCommit: string;
   mode: "oracle" | "seq";
-  /** the bugs to build, in order (all of them, or a run of them: see `after`) */
+  /** the bugs to build, in order (all of them, or a run of them) */
   bugs: StatesScriptBug[];
-  /** how many bugs the chain has: the gold states G(0..length) are built first */
+  /** how many bugs the chain has */
   length: number;
   /**
-   * Continue an earlier run of this script in the same container: the gold
-   * states and the state S(k-1) before the first bug here, as it printed them.
+   * The gold states: G(0..build) built here from the base commit (G(0) alone
+   * when 0), or known from an earlier run of this script in the same container.
    */
-  after?: { gold: string[]; state: string };
+  gold: { build: number } | { known: string[] };
+  /** S(k-1) before the first bug here, from an earlier run (default: G(0)) */
+  startState?: string;
   /** also leave G(0..length-1) as diffs from the base commit (the starts of an Oracle rollout) */
   goldDiffs?: boolean;
 }): string {
   const diffFrom = "git -c core.quotepath=off diff --binary --full-index --no-ext-diff --no-textconv --no-renames --src-prefix=a/ --dst-prefix=b/";
   const first = o.bugs[0]?.order ?? 1;
-  const lines = o.after
-    ? ["cd /testbed", ...o.after.gold.map((g, k) => `G${k}=${q(g)}`), `S${first - 1}=${q(o.after.state)}`]
-    : [
-        // whether the image holds the base commit with a clean work tree: its bugs' containers then need no reset
-        `cd /testbed && [ "$(git rev-parse -q --verify HEAD)" = ${q(o.baseCommit)} ] && [ -z "$(git status --porcelain)" ] && echo "${o.token} AT_BASE"`,
-        goldStatesScript(`${o.token}-gold`, o.baseCommit, o.length),
-        `S0="$G0"`,
-      ];
+  const lines =
+    "known" in o.gold
+      ? ["cd /testbed", ...o.gold.known.map((g, k) => `G${k}=${q(g)}`)]
+      : [
+          // whether the image holds the base commit with a clean work tree: its bugs' containers then need no reset
+          ...(o.startState
+            ? []
+            : [`cd /testbed && [ "$(git rev-parse -q --verify HEAD)" = "$(git rev-parse -q --verify ${q(`${o.baseCommit}^{commit}`)})" ] && [ -z "$(git status --porcelain)" ] && { echo "${o.token} AT_BASE"; mkdir -p ${WORK_DIR}; git rev-parse HEAD > ${CLEAN_AT}; }`]),
+          goldStatesScript(`${o.token}-gold`, o.baseCommit, o.gold.build),
+        ];
+  lines.push(o.startState ? `S${first - 1}=${q(o.startState)}` : `S${first - 1}="$G0"`);
   lines.push(`mkdir -p ${STATES_DIR}`);
   const leave = (commit: string, diff: string, paths: string) => [
     `${diffFrom} "$G0" "${commit}" > ${diff}`,
@@ -309,9 +328,8 @@ export function gradedStateScript(token: string, baseCommit: string, atBase: boo
     "cd /testbed",
     ...(atBase ? [] : [GIT_SETUP, RESET_FN, `reset_to ${q(baseCommit)}`]),
     `if [ -s ${STATE_DIFF} ]; then git apply --whitespace=nowarn ${STATE_DIFF} || { echo "${token} STATE_FAILED"; exit 0; }; fi`,
-    ...(atBase
-      ? [`if [ -s ${STATE_PATHS} ]; then git add -A -f --pathspec-from-file=${STATE_PATHS} --pathspec-file-nul; fi`]
-      : [`if [ -s ${STATE_PATHS} ]; then git add -A -f --pathspec-from-file=${STATE_PATHS} --pathspec-file-nul; fi`, "git add -A"]),
+    `git update-index --add --remove -z --stdin < ${STATE_PATHS}`,
+    ...(atBase ? [] : ["git add -A"]),
     COMMIT_INDEX("chainswe graded state"),
     `rm -rf ${WORK_DIR}`,
     `echo "${token} TREE $(git rev-parse "HEAD^{tree}")"`,

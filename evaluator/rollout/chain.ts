@@ -114,7 +114,7 @@ export async function rolloutChain(containers: ChainContainers, input: RolloutCh
   containers.prepare();
   const builder = await containers.take();
   try {
-    const gold = await buildStates(builder, replayInput, [], { goldDiffs: true });
+    const gold = await buildStates(builder, replayInput, [], { gold: { build: chain.bug_fixes.length }, goldDiffs: true });
     const chainMemory = join(input.chainDir, "memory");
     const out: RolledBug[] = [];
     // the start of bug 1 is the base commit; in Seq each later one is the state the evaluator grades the bug before in
@@ -136,8 +136,7 @@ export async function rolloutChain(containers: ChainContainers, input: RolloutCh
       }
       patches.set(bug.order, { continuous_id: chain.continuous_id, swebench_instance_id: bug.swebench_instance_id, model_patch: recordedPatch(rolled.outcome) });
       if (mode !== "oracle" && i + 1 < chain.bug_fixes.length) {
-        const after = { gold: gold.gold, state: start.commit ?? gold.gold[0]! };
-        start = (await buildStates(builder, replayInput, [bug], { after })).states[0]!;
+        start = (await buildStates(builder, replayInput, [bug], { gold: { known: gold.gold }, startState: start.commit ?? gold.gold[0]! })).states[0]!;
       }
       out.push(rolled);
       await onBug(rolled);
