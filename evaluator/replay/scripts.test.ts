@@ -112,7 +112,7 @@ describe("bugScript", () => {
     expect(discard).toBeLessThan(restore1);
     expect(restore1).toBeLessThan(restore2);
     expect(restore2).toBeLessThan(testPatch);
-    expect(testPatch).toBeLessThan(at(`echo "${TOKEN} STATE $(git rev-parse HEAD)"`));
+    expect(testPatch).toBeLessThan(at(`echo "${TOKEN} STATE $commit"`));
     expect(script).not.toContain(`'${A1}' --`);
   });
 

@@ -71,7 +71,7 @@ export const COMMIT_ENV = [
  * Commits the index on top of HEAD with plumbing: no hook, no second walk of
  * the work tree (`git commit` refreshes the whole index again), no automatic gc.
  */
-const COMMIT_INDEX = (msg: string) => `commit=$(${COMMIT_ENV} git commit-tree "$(git write-tree)" -p HEAD -m ${q(msg)}) && git update-ref HEAD "$commit"`;
+const COMMIT_INDEX = (msg: string) => `tree=$(git write-tree) && commit=$(${COMMIT_ENV} git commit-tree "$tree" -p HEAD -m ${q(msg)}) && git update-ref HEAD "$commit"`;
 
 /**
  * The commit at which /testbed's work tree is known to be exactly that commit
@@ -124,7 +124,10 @@ export function goldStatesScript(token: string, baseCommit: string, length: numb
   const gi = `GIT_INDEX_FILE=${WORK_DIR}/gold.index`;
   const lines = [
     "cd /testbed",
+    // once per container: a later run of the states script finds it done
+    `if [ "$(git config --get core.checkStat)" != minimal ]; then`,
     GIT_SETUP,
+    "fi",
     `G0=$(git rev-parse -q --verify ${q(`${baseCommit}^{commit}`)}) || { echo "${token} NOBASE"; exit 3; }`,
     `echo "${token} G0 $G0"`,
     ...(length > 0 ? [`${gi} git read-tree "$G0"`] : []),
@@ -208,7 +211,7 @@ export function bugScript(input: BugScriptInput): string {
     OUTSIDE_GIT_FN,
     `START=${rev(input.start)}`,
     // the work tree is left clean at the state just committed, unless patch(1) may have written what git does not track
-    `if [ "$(cat ${CLEAN_AT} 2>/dev/null)" = "$(git rev-parse "$START^{commit}")" ] && [ "$(git rev-parse HEAD)" = "$(cat ${CLEAN_AT})" ]; then :; else reset_to "$START"; fi`,
+    `if [ -f ${CLEAN_AT} ] && [ "$(<${CLEAN_AT})" = "$START" ] && [ "$(git rev-parse HEAD)" = "$START" ]; then :; else reset_to "$START"; fi`,
     `rm -f ${CLEAN_AT}`,
     ...(input.hasModelPatch
       ? [
@@ -225,8 +228,8 @@ export function bugScript(input: BugScriptInput): string {
     ...(input.patchPaths.length ? [`git update-index --add --remove -- ${input.patchPaths.map(q).join(" ")}`] : []),
     ...(input.hasModelPatch ? ['if [ "$method" = patch ]; then git add -A; fi'] : []),
     COMMIT_INDEX("chainswe agent state"),
-    `${input.hasModelPatch ? '[ "$method" = patch ] || ' : ""}git rev-parse HEAD > ${CLEAN_AT}`,
-    `echo "${token} STATE $(git rev-parse HEAD)"`,
+    `${input.hasModelPatch ? '[ "$method" = patch ] || ' : ""}echo "$commit" > ${CLEAN_AT}`,
+    `echo "${token} STATE $commit"`,
   ];
   return lines.join("\n");
 }
@@ -306,9 +309,9 @@ export function chainStatesScript(o: {
         modelDiff: replayModelPath(k),
         testDiff: goldDiffPath(k),
       }),
-      `S${k}=$(git rev-parse HEAD)`,
+      `S${k}="$commit"`,
       ...leave(`$S${k}`, stateDiffPath(k), statePathsPath(k)),
-      `echo "${token} TREE $(git rev-parse "$S${k}^{tree}")"`,
+      `echo "${token} TREE $tree"`,
     );
   }
   return lines.join("\n");
@@ -332,7 +335,7 @@ export function gradedStateScript(token: string, baseCommit: string, atBase: boo
     ...(atBase ? [] : ["git add -A"]),
     COMMIT_INDEX("chainswe graded state"),
     `rm -rf ${WORK_DIR}`,
-    `echo "${token} TREE $(git rev-parse "HEAD^{tree}")"`,
+    `echo "${token} TREE $tree"`,
   ].join("\n");
 }
 
