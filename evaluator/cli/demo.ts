@@ -27,7 +27,6 @@ import { progressReporter } from "./progress";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_PREDICTIONS = join(ROOT, "demo", "predictions");
-const BASE_IMAGE = process.env.CHAINSWE_BASE_IMAGE ?? "chainswe/python:bookworm";
 const AGENTS = join(ROOT, "evaluator", "rollout", "agents", "run.mjs");
 
 /** Builds each demo chain's image from the demo repositories, unless cached. */
@@ -37,7 +36,7 @@ export async function ensureDemoImages(dataset: Dataset, log: (s: string) => voi
     const name = chain.repo.split("/")[1]!;
     const repo = repos.get(name);
     if (!repo) throw new Error(`${chain.continuous_id}: no demo repository named ${name}`);
-    const how = await ensureRepoImage({ base: BASE_IMAGE, repoDir: repo.dir, commit: chain.base_commit, tag: chain.docker_image });
+    const how = await ensureRepoImage({ base: env().CHAINSWE_BASE_IMAGE, repoDir: repo.dir, commit: chain.base_commit, tag: chain.docker_image });
     log(`${chain.docker_image}: ${how}`);
   }
 }
