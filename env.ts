@@ -6,8 +6,10 @@ import { z } from "zod";
 const int = (d: number) => z.coerce.number().int().positive().default(d);
 
 export const envSchema = z.object({
-  /** dockerode reads DOCKER_HOST itself; kept here so it shows in config dumps */
+  /** dockerode reads DOCKER_HOST itself; the engine's address in messages comes from here */
   DOCKER_HOST: z.string().optional(),
+  /** the image the demo's per-repository images are derived from (scripts/build-base-image.sh builds it) */
+  CHAINSWE_BASE_IMAGE: z.string().min(1).default("chainswe/python:bookworm"),
   CHAINSWE_MEMORY_MB: int(2048),
   CHAINSWE_CPUS: z.coerce.number().positive().default(1),
   CHAINSWE_PIDS: int(512),
@@ -68,6 +70,11 @@ export const envSchema = z.object({
   CHAINSWE_BULLMQ_LOCK_S: int(30),
   /** distributed mode: chains on Redis at once */
   CHAINSWE_DISPATCH_MAX: int(64),
+  /**
+   * Read by Next itself too: `true` makes `next start` leave SIGTERM to the site, which
+   * then stops its worker or dispatcher before it exits (lib/site-worker.ts).
+   */
+  NEXT_MANUAL_SIG_HANDLE: z.string().optional().transform((v) => v === "true"),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,6 @@
 /**
  * Prisma CLI configuration: the Rust-free engine, migrating through a driver
- * adapter (see ../shared/ENVIRONMENT.md), so `prisma generate`, `migrate deploy`
+ * adapter (Prisma 6.19, `engineType = "client"`), so `prisma generate`, `migrate deploy`
  * and `migrate diff` need no downloaded engine. DATABASE_URL picks the engine:
  * `file:` is SQLite (the default), `postgresql://` PostgreSQL, each with its
  * own schema file and migrations (lib/db-schema.ts).

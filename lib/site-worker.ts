@@ -41,7 +41,7 @@ const STOP_GRACE_MS = 20_000;
  * signals to the app: the site stops its worker or dispatcher, then exits.
  */
 function stopOnSignal(stop: () => Promise<unknown>): void {
-  const exits = process.env.NEXT_MANUAL_SIG_HANDLE === "true";
+  const exits = env().NEXT_MANUAL_SIG_HANDLE;
   const onSignal = (signal: NodeJS.Signals) => {
     // 0 once the chains are back, as `chainswe worker` does; 1 if the grace ran out first
     const code = 0;

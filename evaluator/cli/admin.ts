@@ -5,12 +5,12 @@
  * logged in the audit log with no actor (the command line).
  */
 import { Argument, type Command } from "commander";
-import { ZodError } from "zod";
+import { z, ZodError } from "zod";
 import { env } from "@/env";
 import { FieldError } from "@/lib/errors";
+import { enumOption, parseOptions } from "./options";
 
 const ROLES = ["reviewer", "site_admin"] as const;
-type SiteRole = (typeof ROLES)[number];
 
 /** Bad input or a missing database, said in one line with exit code 2 (1 for the database), like `dataset import`. */
 async function reporting(run: () => Promise<void>): Promise<void> {
@@ -40,9 +40,17 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
 }
 
-type CreateOptions = { passwordStdin?: boolean; name?: string; email?: string };
+export const createOptionsSchema = z.object({
+  username: z.string().trim().min(1),
+  passwordStdin: z.boolean().optional(),
+  name: z.string().trim().min(1).optional(),
+  email: z.email().optional(),
+});
 
-async function createCommand(username: string, opts: CreateOptions): Promise<void> {
+export const roleOptionsSchema = z.object({ username: z.string().trim().min(1), role: enumOption(ROLES) });
+
+async function createCommand(usernameArg: string, raw: Record<string, unknown>): Promise<void> {
+  const { username, ...opts } = parseOptions("admin create", createOptionsSchema, { ...raw, username: usernameArg }, ["username"]);
   await reporting(async () => {
     const password = opts.passwordStdin ? await readStdin() : env().CHAINSWE_ADMIN_PASSWORD;
     if (!password) {
@@ -55,12 +63,14 @@ async function createCommand(username: string, opts: CreateOptions): Promise<voi
 }
 
 function roleCommand(granted: boolean) {
-  return (username: string, role: SiteRole) =>
-    reporting(async () => {
+  return (usernameArg: string, roleArg: string) => {
+    const { username, role } = parseOptions(granted ? "admin grant" : "admin revoke", roleOptionsSchema, { username: usernameArg, role: roleArg }, ["username", "role"]);
+    return reporting(async () => {
       const { setSiteRole } = await import("@/lib/data/users");
       await setSiteRole(username, role, granted, null);
       process.stdout.write(granted ? `granted ${role} to ${username}\n` : `revoked ${role} from ${username}\n`);
     });
+  };
 }
 
 export function registerAdmin(program: Command): void {

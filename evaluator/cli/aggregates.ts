@@ -5,6 +5,10 @@
  * worker could not store them.
  */
 import type { Command } from "commander";
+import { z } from "zod";
+import { parseOptions, UsageError } from "./options";
+
+export const refreshOptionsSchema = z.object({ submission: z.string().trim().min(1).optional() });
 
 export function registerAggregates(program: Command): void {
   program
@@ -13,11 +17,12 @@ export function registerAggregates(program: Command): void {
     .command("refresh")
     .description("recompute them for every completed submission (or one)")
     .option("--submission <id>", "only this submission (and the analyses it takes part in)")
-    .action(async (opts: { submission?: string }) => {
+    .action(async (raw: Record<string, unknown>) => {
+      const opts = parseOptions("aggregates refresh", refreshOptionsSchema, raw);
       const { refreshAggregates, refreshAllAggregates } = await import("@/lib/data/aggregates");
       if (opts.submission) {
         const r = await refreshAggregates(opts.submission);
-        if (!r.scored) throw new Error(`submission ${opts.submission} is unknown or not completed`);
+        if (!r.scored) throw new UsageError("aggregates refresh", [{ field: "--submission", message: `${opts.submission} is unknown or not completed` }]);
         process.stderr.write(`scores stored; ${r.analyses} chain-error analysis(es)\n`);
         return;
       }

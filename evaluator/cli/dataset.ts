@@ -7,13 +7,21 @@
 import type { Command } from "commander";
 import { env } from "@/env";
 import { migrateDatabase } from "@/lib/db-migrate";
+import { z } from "zod";
+import { parseOptions, readableFile } from "./options";
 
 /** Prisma's "table does not exist": a database nobody has migrated. */
 function isMissingTable(e: unknown): boolean {
   return typeof e === "object" && e !== null && "code" in e && e.code === "P2021";
 }
 
-async function importCommand(file: string, opts: { version: string }): Promise<void> {
+export const importOptionsSchema = z.object({
+  file: readableFile,
+  version: z.string().trim().min(1, "give a version name, e.g. v1"),
+});
+
+async function importCommand(fileArg: string, raw: Record<string, unknown>): Promise<void> {
+  const { file, ...opts } = parseOptions("dataset import", importOptionsSchema, { ...raw, file: fileArg }, ["file"]);
   // loaded here so that `chainswe evaluate` and friends never open the database
   const { DatasetImportError, importDataset } = await import("@/lib/data/datasets");
   try {

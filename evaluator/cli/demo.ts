@@ -16,19 +16,40 @@ import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { evaluate, loadRunResults } from "@/evaluator/replay";
 import { q } from "@/evaluator/replay/scripts";
 import { rollout } from "@/evaluator/rollout";
-import { InputError } from "@/lib/errors";
+import { z } from "zod";
 import { rolloutDifferences } from "@/demo/lib/rollout-check";
 import { SYSTEMS } from "@/demo/lib/systems";
 import { assertEngine, defaultLimits, ensureRepoImage, installSignalCleanup } from "@/evaluator/sandbox";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { modeSchema } from "@/lib/schemas/prediction";
 import { buildDemoRepos } from "@/demo/repos";
+import { intOption, modeOption, parseOptions } from "./options";
 import { progressReporter } from "./progress";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_PREDICTIONS = join(ROOT, "demo", "predictions");
-const BASE_IMAGE = process.env.CHAINSWE_BASE_IMAGE ?? "chainswe/python:bookworm";
 const AGENTS = join(ROOT, "evaluator", "rollout", "agents", "run.mjs");
+
+const list = <T extends z.ZodType<unknown, string>>(item: T) =>
+  z
+    .string()
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(item).min(1, "give at least one"));
+const demoSystem = z.string().refine((s) => SYSTEMS.some((x) => x.name === s), { error: (i) => `not a demo system: ${String(i.input)}` });
+const allSystems = () => SYSTEMS.map((s) => s.name);
+
+export const demoRunOptionsSchema = z.object({
+  out: z.string().min(1),
+  concurrency: intOption(1),
+  systems: list(demoSystem).optional(),
+});
+
+export const demoRolloutOptionsSchema = z.object({
+  out: z.string().min(1),
+  systems: list(demoSystem).optional().transform((s) => s ?? allSystems()),
+  modes: list(modeOption),
+  concurrency: intOption(1),
+});
 
 /** Builds each demo chain's image from the demo repositories, unless cached. */
 export async function ensureDemoImages(dataset: Dataset, log: (s: string) => void = () => {}): Promise<void> {
@@ -37,7 +58,7 @@ export async function ensureDemoImages(dataset: Dataset, log: (s: string) => voi
     const name = chain.repo.split("/")[1]!;
     const repo = repos.get(name);
     if (!repo) throw new Error(`${chain.continuous_id}: no demo repository named ${name}`);
-    const how = await ensureRepoImage({ base: BASE_IMAGE, repoDir: repo.dir, commit: chain.base_commit, tag: chain.docker_image });
+    const how = await ensureRepoImage({ base: env().CHAINSWE_BASE_IMAGE, repoDir: repo.dir, commit: chain.base_commit, tag: chain.docker_image });
     log(`${chain.docker_image}: ${how}`);
   }
 }
@@ -80,12 +101,9 @@ export function registerDemo(program: Command): void {
     .option("--systems <names>", "comma-separated systems (default: all)")
     .option("--modes <modes>", "comma-separated modes", "oracle,seq")
     .option("--concurrency <n>", "chains rolled out at once", "2")
-    .action(async (opts: { out: string; systems?: string; modes: string; concurrency: string }) => {
-      const known = SYSTEMS.map((s) => s.name);
-      const systems = opts.systems?.split(",").map((s) => s.trim()) ?? known;
-      const bad = systems.filter((s) => !known.includes(s));
-      if (bad.length) throw new InputError("chainswe demo rollout options", [{ line: 1, field: "--systems", message: `not a demo system: ${bad.join(", ")}` }]);
-      const modes: Mode[] = opts.modes.split(",").map((m) => modeSchema.parse(m.trim()));
+    .action(async (raw: Record<string, unknown>) => {
+      const opts = parseOptions("demo rollout", demoRolloutOptionsSchema, raw);
+      const { systems, modes } = opts;
       await assertEngine();
       installSignalCleanup();
       const dataset = await loadDataset(DEMO_DATASET);
@@ -106,7 +124,7 @@ export function registerDemo(program: Command): void {
             trajectoriesDir,
             timeLimitS: 300,
             chains: dataset.chains,
-            concurrency: Number(opts.concurrency),
+            concurrency: opts.concurrency,
             limits: defaultLimits(),
             maxPatchBytes: predictionLimitsFromEnv(env()).maxPatchBytes,
           });
@@ -124,12 +142,13 @@ export function registerDemo(program: Command): void {
     .option("--out <dir>", "where the evaluation directories go", "runs/demo")
     .option("--concurrency <n>", "chains replayed at once", "2")
     .option("--systems <names>", "comma-separated systems (default: all)")
-    .action(async (opts: { out: string; concurrency: string; systems?: string }) => {
+    .action(async (raw: Record<string, unknown>) => {
+      const opts = parseOptions("demo run", demoRunOptionsSchema, raw);
       await assertEngine();
       installSignalCleanup();
       const dataset = await loadDataset(DEMO_DATASET);
       await ensureDemoImages(dataset, (s) => process.stderr.write(`${s}\n`));
-      const wanted = opts.systems?.split(",");
+      const wanted = opts.systems;
       const files = (await demoPredictionFiles()).filter((f) => !wanted || wanted.includes(f.system));
       const dirs: string[] = [];
       for (const f of files) {
@@ -141,7 +160,7 @@ export function registerDemo(program: Command): void {
           mode: modeSchema.parse(f.mode),
           outDir,
           system: f.system,
-          concurrency: Number(opts.concurrency),
+          concurrency: opts.concurrency,
           chainIds: null,
           limits: defaultLimits(),
           onEvent: progress.onEvent,

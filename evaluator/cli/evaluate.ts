@@ -3,8 +3,20 @@ import type { Command } from "commander";
 import { loadDataset, loadPredictions } from "@/evaluator/dataset";
 import { evaluate } from "@/evaluator/replay";
 import { assertEngine, defaultLimits, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { z } from "zod";
+import { chainIdsOption, intOption, modeOption, parseOptions, positiveOption, readableFile } from "./options";
 import { progressReporter } from "./progress";
+
+export const evaluateOptionsSchema = z.object({
+  dataset: readableFile,
+  predictions: readableFile,
+  mode: modeOption,
+  out: z.string().min(1),
+  concurrency: intOption(1),
+  chains: chainIdsOption,
+  system: z.string().trim().min(1).optional(),
+  timeout: positiveOption.optional(),
+});
 
 export function registerEvaluate(program: Command): void {
   program
@@ -18,24 +30,25 @@ export function registerEvaluate(program: Command): void {
     .option("--chains <ids>", "comma-separated chain ids (default: all)")
     .option("--system <name>", "system name (default: model_name_or_path of the predictions)")
     .option("--timeout <seconds>", "wall-clock limit per test command")
-    .action(async (opts: Record<string, string | undefined>) => {
-      const mode = modeSchema.parse(opts.mode);
-      const dataset = await loadDataset(opts.dataset!);
-      const predictions = await loadPredictions(opts.predictions!, dataset.chains);
+    .action(async (raw: Record<string, unknown>) => {
+      const opts = parseOptions("evaluate", evaluateOptionsSchema, raw);
+      const mode = opts.mode;
+      const dataset = await loadDataset(opts.dataset);
+      const predictions = await loadPredictions(opts.predictions, dataset.chains);
       for (const w of [...dataset.warnings, ...predictions.warnings]) process.stderr.write(`warning: ${w}\n`);
       await assertEngine();
       installSignalCleanup();
-      const system = opts.system ?? predictions.system ?? basename(opts.predictions!).replace(/\.jsonl?$/, "");
+      const system = opts.system ?? predictions.system ?? basename(opts.predictions).replace(/\.jsonl?$/, "");
       const progress = progressReporter(`${system} ${mode}`);
       const summary = await evaluate({
         dataset,
         predictions,
         mode,
-        outDir: opts.out!,
+        outDir: opts.out,
         system,
-        concurrency: Number(opts.concurrency),
-        chainIds: opts.chains ? opts.chains.split(",").map((s) => s.trim()).filter(Boolean) : null,
-        limits: defaultLimits(opts.timeout ? { testTimeoutS: Number(opts.timeout) } : {}),
+        concurrency: opts.concurrency,
+        chainIds: opts.chains,
+        limits: defaultLimits(opts.timeout ? { testTimeoutS: opts.timeout } : {}),
         onEvent: progress.onEvent,
       }).finally(() => progress.stop());
       process.stdout.write(

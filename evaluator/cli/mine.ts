@@ -5,19 +5,31 @@
  */
 import { Option, type Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
-import { besideOutput, loadInstances, mine, OVERLAP_LEVELS, splitByVerdict, writeJsonl, type OverlapLevel } from "@/evaluator/mining";
+import { besideOutput, loadInstances, mine, OVERLAP_LEVELS, splitByVerdict, writeJsonl } from "@/evaluator/mining";
 import { goldReplay } from "@/evaluator/replay/gold-run";
 import { assertEngine, installSignalCleanup } from "@/evaluator/sandbox";
-import { InputError } from "@/lib/errors";
+import { z } from "zod";
+import { enumOption, intOption, parseOptions, readableDir, unreadable } from "./options";
 import { progressReporter, stepProgress } from "./progress";
 
-type MineOpts = { instances: string[]; repos: string; out: string; maxLength: string; overlap: OverlapLevel; verify?: string; concurrency: string };
+/** An instance file, optionally prefixed SOURCE= (a path that exists as written is taken whole). */
+const instanceFile = z
+  .string()
+  .min(1)
+  .superRefine((s, ctx) => {
+    const problem = unreadable(s, "file") && unreadable(s.slice(s.indexOf("=") + 1), "file");
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
-function positiveInt(flag: string, text: string, min: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new InputError(flag, [{ line: 1, field: flag, message: `expected an integer ≥ ${min}, got ${text}` }]);
-  return n;
-}
+export const mineOptionsSchema = z.object({
+  instances: z.array(instanceFile).min(1),
+  repos: readableDir,
+  out: z.string().min(1),
+  maxLength: intOption(2),
+  overlap: enumOption(OVERLAP_LEVELS),
+  verify: z.string().min(1).optional(),
+  concurrency: intOption(1),
+});
 
 /** Gold replay of the candidates just written; the file is then rewritten with the kept ones only. */
 async function verify(out: string, runDir: string, concurrency: number): Promise<void> {
@@ -33,9 +45,9 @@ async function verify(out: string, runDir: string, concurrency: number): Promise
   process.stderr.write(`re-execution: ${kept.length} kept, ${rejected.length} rejected (gold run in ${runDir})\n`);
 }
 
-async function mineCommand(opts: MineOpts): Promise<void> {
-  const maxLength = positiveInt("--max-length", opts.maxLength, 2);
-  const concurrency = positiveInt("--concurrency", opts.concurrency, 1);
+async function mineCommand(raw: Record<string, unknown>): Promise<void> {
+  const opts = parseOptions("mine", mineOptionsSchema, raw);
+  const { maxLength, concurrency } = opts;
   const instances = await loadInstances(opts.instances);
   const progress = stepProgress("mine");
   const result = await mine({ instances, reposDir: opts.repos, maxLength, level: opts.overlap, onProgress: progress.tick }).finally(() => progress.stop());

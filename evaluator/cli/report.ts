@@ -1,7 +1,16 @@
 import type { Command } from "commander";
 import { buildReport, formatReportTables } from "@/evaluator/analysis/report";
 import { loadRunResults } from "@/evaluator/replay";
-import { positionSetSchema } from "@/evaluator/scoring/schemas";
+import { POSITION_SETS } from "@/evaluator/scoring/outcomes";
+import { z } from "zod";
+import { enumOption, intOption, parseOptions, runDir } from "./options";
+
+export const reportOptionsSchema = z.object({
+  dirs: z.array(runDir).min(1),
+  json: z.boolean().optional(),
+  positions: enumOption(POSITION_SETS),
+  seed: intOption(0),
+});
 
 export function registerReport(program: Command): void {
   program
@@ -10,9 +19,10 @@ export function registerReport(program: Command): void {
     .option("--json", "print the machine-readable report (SPEC §5)")
     .option("--positions <set>", "per-position chains: length3 | all", "length3")
     .option("--seed <n>", "bootstrap seed", "0")
-    .action(async (dirs: string[], opts: { json?: boolean; positions: string; seed: string }) => {
-      const runs = await Promise.all(dirs.map(loadRunResults));
-      const report = buildReport(runs, { positions: positionSetSchema.parse(opts.positions), seed: Number(opts.seed) });
+    .action(async (dirs: string[], raw: Record<string, unknown>) => {
+      const opts = parseOptions("report", reportOptionsSchema, { ...raw, dirs }, ["dirs"]);
+      const runs = await Promise.all(opts.dirs.map(loadRunResults));
+      const report = buildReport(runs, { positions: opts.positions, seed: opts.seed });
       process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReportTables(report)}\n`);
     });
 }

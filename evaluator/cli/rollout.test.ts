@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "@/lib/errors";
 import { parseRolloutOptions } from "./rollout";
 
-const good = { dataset: "d.jsonl", mode: "seq", agent: "true", out: "/nonexistent/preds.jsonl", timeLimit: "30", concurrency: "1" };
+// the dataset must be a readable file; the demo's is one
+const good = { dataset: new URL("../../demo/dataset.jsonl", import.meta.url).pathname, mode: "seq", agent: "true", out: "/nonexistent/preds.jsonl", timeLimit: "30", concurrency: "1" };
 
 describe("rollout options", () => {
   it("parses numbers and chain lists", () => {

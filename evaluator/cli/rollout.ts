@@ -12,38 +12,27 @@ import { loadDataset } from "@/evaluator/dataset";
 import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { rollout } from "@/evaluator/rollout";
 import { assertEngine, defaultLimits, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
-import { InputError } from "@/lib/errors";
-import { modeSchema } from "@/lib/schemas/prediction";
-
-const positiveNumber = z.coerce.number().positive();
+import { chainIdsOption, intOption, modeOption, parseOptions, positiveOption, readableFile, UsageError } from "./options";
 
 export const rolloutOptionsSchema = z.object({
-  dataset: z.string().min(1),
-  mode: modeSchema,
+  dataset: readableFile,
+  mode: modeOption,
   agent: z.string().trim().min(1, "give the agent's shell command"),
   out: z
     .string()
     .min(1)
     .refine((p) => !existsSync(p), "already exists; give a new file (a rollout is not resumed)"),
   system: z.string().trim().min(1).optional(),
-  timeLimit: positiveNumber,
+  timeLimit: positiveOption,
   trajectories: z.string().min(1).optional(),
-  chains: z
-    .string()
-    .optional()
-    .transform((s) => (s ? s.split(",").map((x) => x.trim()).filter(Boolean) : null)),
-  concurrency: z.coerce.number().int().positive(),
+  chains: chainIdsOption,
+  concurrency: intOption(1),
 });
 export type RolloutCliOptions = z.infer<typeof rolloutOptionsSchema>;
 
 /** Options parsed, or an InputError naming every bad option. */
 export function parseRolloutOptions(raw: Record<string, unknown>): RolloutCliOptions {
-  const parsed = rolloutOptionsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  throw new InputError(
-    "chainswe rollout options",
-    parsed.error.issues.map((i) => ({ line: 1, field: `--${String(i.path[0] ?? "").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, message: i.message })),
-  );
+  return parseOptions("rollout", rolloutOptionsSchema, raw);
 }
 
 const withoutJsonl = (p: string) => p.replace(/\.jsonl?$/, "");
@@ -67,7 +56,7 @@ export function registerRollout(program: Command): void {
       for (const w of dataset.warnings) process.stderr.write(`warning: ${w}\n`);
       const known = new Map(dataset.chains.map((c) => [c.continuous_id, c]));
       const unknown = (opts.chains ?? []).filter((id) => !known.has(id));
-      if (unknown.length) throw new InputError("chainswe rollout options", [{ line: 1, field: "--chains", message: `unknown chain id(s): ${unknown.join(", ")}` }]);
+      if (unknown.length) throw new UsageError("rollout", [{ field: "--chains", message: `unknown chain id(s): ${unknown.join(", ")}` }]);
       await assertEngine();
       installSignalCleanup();
       const system = opts.system ?? withoutJsonl(opts.out.split("/").pop()!);

@@ -9,7 +9,8 @@ import { loadDataset } from "@/evaluator/dataset";
 import { besideOutput, selectChains, writeJsonl } from "@/evaluator/mining";
 import { readResults } from "@/evaluator/replay";
 import { datasetStats } from "@/lib/dataset-stats";
-import { InputError } from "@/lib/errors";
+import { z } from "zod";
+import { parseOptions, readableDir, readableFile, UsageError } from "./options";
 import type { DatasetStats } from "@/lib/schemas/columns";
 
 export function formatStats(s: DatasetStats): string {
@@ -26,11 +27,18 @@ export function formatStats(s: DatasetStats): string {
   return lines.join("\n") + "\n";
 }
 
-async function selectCommand(candidates: string, opts: { out: string; oracle?: string }): Promise<void> {
-  const dataset = await loadDataset(candidates, { sharedInstances: true });
+export const selectOptionsSchema = z.object({
+  candidates: readableFile,
+  out: z.string().min(1),
+  oracle: readableDir.optional(),
+});
+
+async function selectCommand(candidatesArg: string, raw: Record<string, unknown>): Promise<void> {
+  const opts = parseOptions("select", selectOptionsSchema, { ...raw, candidates: candidatesArg }, ["candidates"]);
+  const dataset = await loadDataset(opts.candidates, { sharedInstances: true });
   const oracle = opts.oracle ? await readResults(opts.oracle) : undefined;
   // checked before anything is written: a bad --oracle leaves no output behind (exit 2)
-  const badOracle = (message: string) => new InputError("chainswe select options", [{ line: 1, field: "--oracle", message: `${opts.oracle}: ${message}` }]);
+  const badOracle = (message: string) => new UsageError("select", [{ field: "--oracle", message: `${opts.oracle}: ${message}` }]);
   if (oracle && oracle.length === 0) throw badOracle("no results.jsonl with graded bugs (an Oracle `chainswe evaluate --out` directory)");
   const other = oracle?.find((b) => b.mode !== "oracle");
   if (other) throw badOracle(`not an Oracle run (mode ${other.mode})`);

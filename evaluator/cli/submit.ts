@@ -11,6 +11,8 @@ import { openAsBlob } from "node:fs";
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
+import { z } from "zod";
+import { modeOption, parseOptions, positiveOption, readableFile } from "./options";
 
 export type SubmitFlags = {
   server: string;
@@ -48,6 +50,20 @@ type Progress = {
 };
 
 const collect = (value: string, prior: string[]) => [...prior, value];
+
+/** Checked before anything is sent; the token, `--meta` and the portal's own checks follow in runSubmit. */
+export const submitOptionsSchema = z.object({
+  predictions: readableFile,
+  server: z.url({ protocol: /^https?$/, error: "expected an http(s):// URL" }),
+  token: z.string().optional(),
+  system: z.string().trim().min(1),
+  mode: modeOption,
+  datasetVersion: z.string().trim().min(1),
+  meta: z.array(z.string().regex(/^[^=]+=/, "expected key=value")),
+  chains: z.string().optional(),
+  wait: z.boolean().optional(),
+  pollSeconds: positiveOption,
+});
 
 /** `--meta key=value` pairs as the metadata object (values stay text), or what is wrong with one. */
 export function metaObject(pairs: string[]): { metadata: Record<string, string> } | { error: string } {
@@ -161,6 +177,7 @@ export function registerSubmit(program: Command): void {
     .option("--wait", "poll until the evaluation ends; exit 0 only if it completed")
     .option("--poll-seconds <n>", "with --wait, seconds between polls", "2")
     .action(async (file: string, flags: SubmitFlags) => {
+      parseOptions("submit", submitOptionsSchema, { ...flags, predictions: file }, ["predictions"]);
       process.exitCode = await runSubmit(file, flags);
     });
 }

@@ -5,7 +5,16 @@ import type { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
 import { goldReplay } from "@/evaluator/replay/gold-run";
 import { assertEngine, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
+import { z } from "zod";
+import { chainIdsOption, intOption, parseOptions, readableFile } from "./options";
 import { progressReporter } from "./progress";
+
+export const validateOptionsSchema = z.object({
+  dataset: readableFile,
+  out: z.string().min(1).optional(),
+  concurrency: intOption(1),
+  chains: chainIdsOption,
+});
 
 export function registerValidate(program: Command): void {
   program
@@ -14,15 +23,16 @@ export function registerValidate(program: Command): void {
     .option("--out <dir>", "where to keep the gold run (default: a temporary directory)")
     .option("--concurrency <n>", "chains replayed at once", "2")
     .option("--chains <ids>", "comma-separated chain ids (default: all)")
-    .action(async (path: string, opts: { out?: string; concurrency: string; chains?: string }) => {
-      const dataset = await loadDataset(path);
+    .action(async (path: string, raw: Record<string, unknown>) => {
+      const opts = parseOptions("validate", validateOptionsSchema, { ...raw, dataset: path }, ["dataset"]);
+      const dataset = await loadDataset(opts.dataset);
       for (const w of dataset.warnings) process.stderr.write(`warning: ${w}\n`);
       await assertEngine();
       installSignalCleanup();
       const out = opts.out ?? (await mkdtemp(join(tmpdir(), "chainswe-validate-")));
-      const chainIds = opts.chains ? opts.chains.split(",").map((s) => s.trim()) : null;
+      const chainIds = opts.chains;
       const progress = progressReporter("validate");
-      const verdicts = await goldReplay({ dataset, outDir: out, concurrency: Number(opts.concurrency), chainIds, onEvent: progress.onEvent }).finally(() =>
+      const verdicts = await goldReplay({ dataset, outDir: out, concurrency: opts.concurrency, chainIds, onEvent: progress.onEvent }).finally(() =>
         progress.stop(),
       );
       const failing = verdicts.filter((v) => !v.ok);

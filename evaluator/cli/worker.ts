@@ -14,25 +14,39 @@ import { hostname } from "node:os";
 import type { Command } from "commander";
 import { env } from "@/env";
 import { assertEngine, defaultLimits, removeLiveSandboxes } from "@/evaluator/sandbox";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { z } from "zod";
+import { chainIdsOption, intOption, modeOption, parseOptions, positiveOption, readableFile, UsageError } from "./options";
 
-const positive = (flag: string, value: string): number => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} must be a positive number, not "${value}"`);
-  return n;
-};
+const redisOption = z.string().regex(/^rediss?:\/\//, "expected a redis:// URL");
 
-type WorkerFlags = {
-  redis?: string;
-  lockSeconds?: string;
-  concurrency: string;
-  leaseSeconds: string;
-  pollSeconds: string;
-  maxAttempts: string;
-  timeout?: string;
-  workerId?: string;
-  untilIdle?: boolean;
-};
+export const workerOptionsSchema = z.object({
+  redis: redisOption.optional(),
+  lockSeconds: positiveOption.optional(),
+  concurrency: intOption(1),
+  leaseSeconds: positiveOption,
+  pollSeconds: positiveOption,
+  maxAttempts: intOption(1),
+  timeout: positiveOption.optional(),
+  workerId: z.string().trim().min(1).optional(),
+  untilIdle: z.boolean().optional(),
+});
+
+export const dispatcherOptionsSchema = z.object({
+  redis: redisOption.optional(),
+  leaseSeconds: positiveOption,
+  pollSeconds: positiveOption,
+  maxAttempts: intOption(1),
+  maxInFlight: intOption(1).optional(),
+});
+
+export const submitLocalOptionsSchema = z.object({
+  predictions: readableFile,
+  datasetVersion: z.string().trim().min(1),
+  mode: modeOption,
+  system: z.string().trim().min(1).optional(),
+  team: z.string().trim().min(1),
+  chains: chainIdsOption,
+});
 
 /**
  * Runs until SIGINT/SIGTERM (or `done`): the first signal stops taking work and
@@ -58,10 +72,11 @@ async function untilStopped(stop: () => Promise<void>, done?: Promise<void>): Pr
 
 const logLine = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
-async function workerCommand(flags: WorkerFlags): Promise<void> {
+async function workerCommand(raw: Record<string, unknown>): Promise<void> {
+  const flags = parseOptions("worker", workerOptionsSchema, raw);
   const workerId = flags.workerId ?? `${hostname()}:${process.pid}`;
-  const limits = defaultLimits(flags.timeout ? { testTimeoutS: positive("--timeout", flags.timeout) } : {});
-  const concurrency = Math.floor(positive("--concurrency", flags.concurrency));
+  const limits = defaultLimits(flags.timeout ? { testTimeoutS: flags.timeout } : {});
+  const concurrency = flags.concurrency;
   const e = env();
   const redisUrl = flags.redis ?? (e.CHAINSWE_QUEUE === "bullmq" ? e.REDIS_URL : undefined);
   if (redisUrl) {
@@ -74,7 +89,7 @@ async function workerCommand(flags: WorkerFlags): Promise<void> {
       concurrency,
       workerId,
       limits,
-      lockMs: (flags.lockSeconds ? positive("--lock-seconds", flags.lockSeconds) : e.CHAINSWE_BULLMQ_LOCK_S) * 1000,
+      lockMs: (flags.lockSeconds ?? e.CHAINSWE_BULLMQ_LOCK_S) * 1000,
       log: logLine,
     });
     await untilStopped(() => worker.stop({ release: true }));
@@ -84,9 +99,9 @@ async function workerCommand(flags: WorkerFlags): Promise<void> {
   await assertEngine();
   const pool = startWorkerPool({
     concurrency,
-    leaseMs: positive("--lease-seconds", flags.leaseSeconds) * 1000,
-    pollMs: positive("--poll-seconds", flags.pollSeconds) * 1000,
-    maxAttempts: Math.floor(positive("--max-attempts", flags.maxAttempts)),
+    leaseMs: flags.leaseSeconds * 1000,
+    pollMs: flags.pollSeconds * 1000,
+    maxAttempts: flags.maxAttempts,
     workerId,
     limits,
     untilIdle: flags.untilIdle,
@@ -94,43 +109,39 @@ async function workerCommand(flags: WorkerFlags): Promise<void> {
   await untilStopped(() => pool.stop({ release: true }), pool.done);
 }
 
-type DispatcherFlags = { redis?: string; leaseSeconds: string; pollSeconds: string; maxAttempts: string; maxInFlight?: string };
-
-async function dispatcherCommand(flags: DispatcherFlags): Promise<void> {
+async function dispatcherCommand(raw: Record<string, unknown>): Promise<void> {
+  const flags = parseOptions("dispatcher", dispatcherOptionsSchema, raw);
   const e = env();
   const redisUrl = flags.redis ?? e.REDIS_URL;
-  if (!redisUrl) throw new Error("chainswe dispatcher needs --redis or REDIS_URL");
+  if (!redisUrl) throw new UsageError("dispatcher", [{ field: "--redis", message: "give --redis or set REDIS_URL" }]);
   const { startDispatcher } = await import("@/evaluator/distributed/dispatcher");
   const { DEFAULT_QUEUE_POLICY } = await import("@/evaluator/queue");
   const dispatcher = startDispatcher({
     redisUrl,
     policy: {
       ...DEFAULT_QUEUE_POLICY,
-      leaseMs: positive("--lease-seconds", flags.leaseSeconds) * 1000,
-      maxAttempts: Math.floor(positive("--max-attempts", flags.maxAttempts)),
+      leaseMs: flags.leaseSeconds * 1000,
+      maxAttempts: flags.maxAttempts,
     },
-    maxInFlight: flags.maxInFlight ? Math.floor(positive("--max-in-flight", flags.maxInFlight)) : e.CHAINSWE_DISPATCH_MAX,
-    pollMs: positive("--poll-seconds", flags.pollSeconds) * 1000,
+    maxInFlight: flags.maxInFlight ?? e.CHAINSWE_DISPATCH_MAX,
+    pollMs: flags.pollSeconds * 1000,
     log: logLine,
   });
   await untilStopped(() => dispatcher.stop());
 }
 
-type SubmitFlags = { datasetVersion: string; mode: string; system?: string; team: string; chains?: string };
-
-async function submitLocalCommand(file: string, flags: SubmitFlags): Promise<void> {
+async function submitLocalCommand(file: string, raw: Record<string, unknown>): Promise<void> {
+  const flags = parseOptions("submit-local", submitLocalOptionsSchema, { ...raw, predictions: file }, ["predictions"]);
   const { createSubmission, SubmissionError } = await import("@/lib/data/submissions");
-  const mode = modeSchema.safeParse(flags.mode);
   let created;
   try {
-    if (!mode.success) throw new SubmissionError(`--mode must be one of ${modeSchema.options.join(", ")}, not "${flags.mode}"`);
     created = await createSubmission({
       systemName: flags.system,
       teamName: flags.team,
       datasetVersion: flags.datasetVersion,
-      mode: mode.data,
-      predictions: file,
-      chainIds: flags.chains ? flags.chains.split(",").map((s) => s.trim()).filter(Boolean) : null,
+      mode: flags.mode,
+      predictions: flags.predictions,
+      chainIds: flags.chains,
     });
   } catch (e) {
     // refused as a whole, like the InputError main() reports with exit code 2

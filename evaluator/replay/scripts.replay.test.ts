@@ -31,6 +31,8 @@ const bug = (chain: Chain, order: number) => {
 
 const TOKEN = "CHAINSWE-0badc0ffee0badc0ffee0bad";
 const HAS_PATCH = spawnSync("bash", ["-c", "command -v patch"]).status === 0;
+/** Appended to the name of a test that needs GNU patch on the host, so a skip says why. */
+const NEEDS_PATCH = HAS_PATCH ? "" : " (skipped: GNU patch is not installed on this host; scripts/setup.sh installs it)";
 
 const ENV = {
   ...process.env,
@@ -224,7 +226,7 @@ describe("bugScript run for real (bug 2 of chain 1, from G1)", () => {
 
   // Regression: GNU patch backs up a file it patched with fuzz or offset as <file>.orig
   // unless told not to, and bugScript's `git add -A` would commit it into the agent state.
-  it("(b) a fuzzy patch(1) apply leaves no .orig backup in the agent state", () => {
+  it.skipIf(!HAS_PATCH)(`(b) a fuzzy patch(1) apply leaves no .orig backup in the agent state${NEEDS_PATCH}`, () => {
     const fuzzy = edit(b2.patch, "@@ -10,7 +10,8 @@ def to_fahrenheit(celsius):\n \n", "@@ -10,7 +10,8 @@ def to_fahrenheit(celsius):\n # context that is not in the file\n");
     const r = runBug({ start: g(1), goldPrev: g(1), modelPatch: fuzzy, testPatch: b2.test_patch });
     expect(r.method).toBe("patch");
@@ -323,11 +325,11 @@ describe("bugScript run for real (bug 2 of chain 1, from G1)", () => {
     "",
   ].join("\n");
 
-  it.each([
+  // scripts/setup.sh installs GNU patch; on a host without it these show as skipped, with the reason
+  it.skipIf(!HAS_PATCH).each([
     ["a context-diff section after the unified ones", () => fuzzyB2() + hiddenContextSection],
     ["a symlink to ../.git created by the same patch", () => fuzzyB2() + symlinkIntoGit],
-  ])("(b) patch(1) cannot write into .git: %s", (_name, makePatch) => {
-    if (!HAS_PATCH) return;
+  ])(`(b) patch(1) cannot write into .git: %s${NEEDS_PATCH}`, (_name, makePatch) => {
     rmSync(join(repo, ".git/evil"), { force: true });
     const r = runBug({ start: g(1), goldPrev: g(1), modelPatch: makePatch(), testPatch: b2.test_patch });
     expect(attempts(r.output)[2]).toBe(`>>> patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${MODEL_DIFF}`);

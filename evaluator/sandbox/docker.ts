@@ -1,5 +1,6 @@
 /** The Docker engine connection and image availability. */
 import Docker from "dockerode";
+import { env } from "@/env";
 import { EnvironmentError, coerceError } from "@/lib/errors";
 
 let client: Docker | undefined;
@@ -11,7 +12,7 @@ export function docker(): Docker {
 }
 
 export function engineAddress(): string {
-  return process.env.DOCKER_HOST ?? "unix:///var/run/docker.sock";
+  return env().DOCKER_HOST ?? "unix:///var/run/docker.sock";
 }
 
 export async function assertEngine(): Promise<void> {

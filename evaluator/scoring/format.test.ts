@@ -100,7 +100,7 @@ describe("the paper's Table 2 relative changes", () => {
     expect(formatRelativeChange(relativeChange(23.0, 26.0))).toBe("−12%");
   });
 
-  const path = fileURLToPath(new URL("../../../shared/reference/paper-results.json", import.meta.url));
+  const path = fileURLToPath(new URL("../../lib/reference/paper-results.json", import.meta.url));
   it("reproduces every Seq and Seq+Mem annotation from paper-results.json", () => {
     type Entry = { model: string; config: string; mode: string; per_bug_pct: number; chain_pct: number };
     const entries = (JSON.parse(readFileSync(path, "utf8")) as { table2_main: Entry[] }).table2_main;

@@ -7,10 +7,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { env } from "@/env";
 import { ensureRepoImage } from "@/evaluator/sandbox";
 import type { Chain } from "@/lib/schemas/dataset";
 
-export const BASE_IMAGE = process.env.CHAINSWE_BASE_IMAGE ?? "chainswe/python:bookworm";
+export const BASE_IMAGE = env().CHAINSWE_BASE_IMAGE;
 
 const ENV = {
   ...process.env,
