@@ -26,6 +26,7 @@ import {
 import { modeSchema, predictionMetaSchema, type Mode } from "@/lib/schemas/prediction";
 import { availableActions, type SubmissionActions, type SubmissionRole } from "@/lib/visibility";
 import { runResultsForSubmission } from "./run-results";
+import { graderUses, type GraderUse } from "@/lib/grader-view";
 import { getSubmissionProgress, type SubmissionProgress } from "./submission-progress";
 
 // ---------------------------------------------------------------- access
@@ -171,6 +172,8 @@ export type SubmissionView = {
   progress: SubmissionProgress;
   chains: ChainResultsView[];
   scores: SubmissionScores | null;
+  /** which grader(s) produced the results (SPEC §7) */
+  graders: GraderUse[];
   /** what this viewer may do here (the page's buttons and links) */
   actions: SubmissionActions;
 };
@@ -242,6 +245,7 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     progress,
     chains,
     scores: scoreChains(modeSchema.parse(row.mode), verdicts),
+    graders: graderUses(rows),
     actions: availableActions(access.role, access.visibility, access.status),
   };
 }
@@ -279,6 +283,7 @@ export function submissionJson(v: SubmissionView) {
       })),
     },
     scores: v.scores,
+    graders: v.graders,
   };
 }
 export type SubmissionJson = ReturnType<typeof submissionJson>;

@@ -12,6 +12,7 @@ import { MODE_LABELS } from "@/evaluator/scoring";
 import { getViewer } from "@/lib/auth/viewer";
 import { getSubmissionForViewer, submissionJson, type SubmissionView } from "@/lib/data/submission-view";
 import { NotFoundError } from "@/lib/errors";
+import { graderLabel } from "@/lib/grader-view";
 import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/visibility";
 
 type Props = { params: Promise<{ id: string }> };
@@ -43,6 +44,8 @@ export default async function SubmissionPage({ params }: Props) {
     ["Dataset", v.datasetVersion],
     ["Submitted", day(v.createdAt)],
     ["Finished", day(v.finishedAt)],
+    // which grader produced the results (SPEC §7); several after a partial re-grade
+    ...v.graders.map((g): [string, string] => ["Graded by", `${graderLabel(g)} · ${g.bugs} bug${g.bugs === 1 ? "" : "s"}`]),
     // what the team said about the run
     ...Object.entries(v.metadata).map(([k, value]): [string, string] => [k, String(value)]),
   ];
