@@ -4,6 +4,7 @@ import { wasInterrupted } from "@/evaluator/sandbox";
 import { InputError, coerceError } from "@/lib/errors";
 import { registerEvaluate } from "./evaluate";
 import { registerReport } from "./report";
+import { registerRegrade } from "./regrade";
 import { registerValidate } from "./validate";
 import { registerDemo } from "./demo";
 import { registerDataset } from "./dataset";
@@ -20,6 +21,7 @@ export async function main(argv: string[]): Promise<void> {
   registerValidate(program);
   registerEvaluate(program);
   registerReport(program);
+  registerRegrade(program);
   registerDemo(program);
   registerDataset(program);
   registerSubmit(program);
