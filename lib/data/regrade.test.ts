@@ -61,6 +61,18 @@ describe("regradeSubmission", () => {
     expect((await t.db.submissionScore.findUniqueOrThrow({ where: { submissionId: id } })).computedAt).toEqual(scoredAt);
   });
 
+  it("is for site admins only, and logged", async () => {
+    const { regradeAsSiteAdmin } = await import("./regrade");
+    const { viewerById } = await import("./users");
+    const { NotFoundError } = await import("@/lib/errors");
+    const plain = await t.db.user.create({ data: { username: "pat", name: "pat", isReviewer: true } });
+    const admin = await t.db.user.create({ data: { username: "ada", name: "ada", isSiteAdmin: true } });
+    await expect(regradeAsSiteAdmin(await viewerById(plain.id), id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(regradeAsSiteAdmin(null, null)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await regradeAsSiteAdmin(await viewerById(admin.id), null)).toEqual({ submissions: 1, changed: 0 });
+    expect(await t.db.auditLog.findFirst({ where: { action: "results_regraded" } })).toMatchObject({ actorId: admin.id, targetId: "all" });
+  });
+
   it("is null for an unknown submission", async () => {
     const { regradeSubmission } = await import("./regrade");
     expect(await regradeSubmission("nope")).toBeNull();

@@ -12,8 +12,10 @@
 import { z } from "zod";
 import { GRADER_VERSION, PACKAGE_VERSION } from "@/evaluator/grading";
 import { regradeStored, type DirRegrade } from "@/evaluator/regrade";
+import type { Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { columnJson, parseColumn, testSplitSchema } from "@/lib/schemas/columns";
+import { NotFoundError } from "@/lib/errors";
+import { columnJson, parseColumn, testSplitSchema, type AuditAction } from "@/lib/schemas/columns";
 import { modeSchema } from "@/lib/schemas/prediction";
 import { refreshAggregates } from "./aggregates";
 import { getChain } from "./datasets";
@@ -96,4 +98,23 @@ export async function regradeAllSubmissions(log: (line: string) => void = () => 
     done.push({ id, changed: r.changed.length, failures: r.failures.length });
   }
   return done;
+}
+
+/**
+ * The site admin's re-grade (admin page): one submission, or every one when `submissionId`
+ * is null. Anyone else gets not-found, as for the admin page itself. Logged in the audit log.
+ */
+export async function regradeAsSiteAdmin(viewer: Viewer | null, submissionId: string | null): Promise<{ submissions: number; changed: number }> {
+  if (!viewer?.isSiteAdmin) throw new NotFoundError("page");
+  const done = submissionId === null ? await regradeAllSubmissions() : await regradeOne(submissionId);
+  await db.auditLog.create({
+    data: { actorId: viewer.id, action: "results_regraded" satisfies AuditAction, targetType: "submission", targetId: submissionId ?? "all", reason: `grader ${GRADER_VERSION}` },
+  });
+  return { submissions: done.length, changed: done.reduce((n, d) => n + d.changed, 0) };
+}
+
+async function regradeOne(id: string): Promise<{ id: string; changed: number; failures: number }[]> {
+  const r = await regradeSubmission(id);
+  if (!r) throw new NotFoundError("submission");
+  return [{ id, changed: r.changed.length, failures: r.failures.length }];
 }

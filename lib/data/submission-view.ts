@@ -27,6 +27,7 @@ import { modeSchema, predictionMetaSchema, type Mode } from "@/lib/schemas/predi
 import { availableActions, type SubmissionActions, type SubmissionRole } from "@/lib/visibility";
 import { runResultsForSubmission } from "./run-results";
 import { graderUses, type GraderUse } from "@/lib/grader-view";
+import { parseLastRegrade, type SubmissionRegrade } from "./regrade";
 import { getSubmissionProgress, type SubmissionProgress } from "./submission-progress";
 
 // ---------------------------------------------------------------- access
@@ -174,6 +175,8 @@ export type SubmissionView = {
   scores: SubmissionScores | null;
   /** which grader(s) produced the results (SPEC §7) */
   graders: GraderUse[];
+  /** the latest re-grade from stored logs and what it changed; null if never re-graded */
+  lastRegrade: SubmissionRegrade | null;
   /** what this viewer may do here (the page's buttons and links) */
   actions: SubmissionActions;
 };
@@ -246,6 +249,7 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     chains,
     scores: scoreChains(modeSchema.parse(row.mode), verdicts),
     graders: graderUses(rows),
+    lastRegrade: parseLastRegrade(row.lastRegrade),
     actions: availableActions(access.role, access.visibility, access.status),
   };
 }
@@ -284,6 +288,7 @@ export function submissionJson(v: SubmissionView) {
     },
     scores: v.scores,
     graders: v.graders,
+    lastRegrade: v.lastRegrade,
   };
 }
 export type SubmissionJson = ReturnType<typeof submissionJson>;

@@ -6,6 +6,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ProgressPanel } from "@/components/ProgressPanel";
+import { RegradeChanges } from "@/components/RegradeChanges";
 import { SubmissionActions } from "@/components/SubmissionActions";
 import { SubmissionResultsTables, SubmissionScoresTable } from "@/components/SubmissionResults";
 import { MODE_LABELS } from "@/evaluator/scoring";
@@ -79,6 +80,7 @@ export default async function SubmissionPage({ params }: Props) {
 
       {!isEvaluationOpen(v.status) && v.scores && <SubmissionScoresTable scores={v.scores} />}
       {!isEvaluationOpen(v.status) && v.progress.bugs.graded > 0 && <SubmissionResultsTables id={v.id} chains={v.chains} />}
+      {v.lastRegrade && <RegradeChanges regrade={v.lastRegrade} />}
 
       <p className="downloads">
         Download: <a href={`${api}/results.jsonl`}>results.jsonl</a>
