@@ -106,6 +106,16 @@ describe("regradeBug", () => {
     expect([out.bug.resolved, out.bug.tampered, out.changed]).toEqual([false, true, false]);
   });
 
+  it("keeps a run the harness stopped at the disk limit unresolved, read from the log alone", () => {
+    const { log } = storedBug(fixture("pytest-9-v-only.log"), "pytest-verbose");
+    const stopped = log.replace(/(\+\+\+ chainswe test run \S+ end [^\n]*\n)/, "$1--- stopped by the harness: the container's writable layer passed 4096 MB\n");
+    expect(readStoredTestRun(stopped)?.limitExceeded).toBe(true);
+    const { bug } = storedBug(fixture("pytest-9-v-only.log"), "pytest-verbose");
+    const out = regradeBug({ old: bug, log: stopped, failToPass: F2P, passToPass: P2P, parser: "pytest-verbose" });
+    if (!out.ok) throw new Error(out.reason);
+    expect([out.bug.resolved, out.bug.fingerprint]).toEqual([false, "no_usable_patch"]);
+  });
+
   it("refuses a log without a run and an unknown parser", () => {
     const { bug, log } = storedBug(fixture("pytest-9-v-only.log"), "pytest");
     expect(regradeBug({ old: bug, log: "nothing", failToPass: F2P, passToPass: P2P, parser: "pytest" })).toMatchObject({ ok: false, reason: /no complete test run/ });

@@ -86,7 +86,7 @@ export function regradeBug(input: RegradeInput): RegradeOutcome {
     // an empty patch is never applied (the replay skips it), so !patchApplied covers it
     patchEmpty: false,
     timedOut: run.timedOut,
-    limitExceeded: old.limit_exceeded !== undefined,
+    limitExceeded: old.limit_exceeded !== undefined || run.limitExceeded,
     exitCode: run.exitCode,
   });
   const bug: GradedBug = {

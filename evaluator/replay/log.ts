@@ -6,7 +6,7 @@
  */
 import { describeDiskExceeded, type ExecResult } from "@/evaluator/sandbox";
 import type { GradedBug } from "@/lib/schemas/results";
-import { LISTED_TESTS_HEADER, listedTestLine, runBeginMarker, runEndMarker } from "./markers";
+import { LISTED_TESTS_HEADER, STOPPED_BY_HARNESS, listedTestLine, runBeginMarker, runEndMarker } from "./markers";
 
 export type BugLogInput = {
   bug: GradedBug;
@@ -30,7 +30,7 @@ export function bugLogText({ bug, setupLog, run, token, statuses }: BugLogInput)
     runBeginMarker(token),
     run.output.trimEnd(),
     `${runEndMarker(token)} exit=${run.exitCode ?? "none"} timed_out=${run.timedOut} duration_s=${(run.durationMs / 1000).toFixed(2)} truncated=${run.truncated}`,
-    ...(run.diskExceeded ? [`--- stopped by the harness: ${describeDiskExceeded(run.diskExceeded)}`] : []),
+    ...(run.diskExceeded ? [`${STOPPED_BY_HARNESS}${describeDiskExceeded(run.diskExceeded)}`] : []),
     LISTED_TESTS_HEADER,
     ...listed,
     `--- verdict: ${verdict}${bug.tampered ? " [tampered: statuses contradicted in the log]" : ""}`,

@@ -13,6 +13,8 @@ export const runBeginMarker = (token: string) => `+++ chainswe test run ${token}
 export const runEndMarker = (token: string) => `+++ chainswe test run ${token} end`;
 
 export const LISTED_TESTS_HEADER = "--- listed tests ---";
+/** The harness's line after the end marker when it stopped the run at a resource limit (the disk). */
+export const STOPPED_BY_HARNESS = "--- stopped by the harness: ";
 /** Width of the status column in the listed-tests section (CONTRADICTED fits). */
 export const LISTED_STATUS_WIDTH = 12;
 
@@ -30,6 +32,8 @@ export type StoredTestRun = {
   truncated: boolean;
   /** the per-test verdicts the grader wrote after the run, in the log's order */
   listed: Map<string, string>;
+  /** the harness stopped the run at a resource limit (the portal does not store limit_exceeded; the log does) */
+  limitExceeded: boolean;
 };
 
 const END_LINE = /^\+\+\+ chainswe test run (\S+) end exit=(-?\d+|none) timed_out=(true|false) duration_s=(\d+(?:\.\d+)?) truncated=(true|false)$/;
@@ -63,6 +67,7 @@ export function readStoredTestRun(log: string): StoredTestRun | null {
       durationS: Number(duration),
       truncated: truncated === "true",
       listed: listedAfter(lines, end + 1),
+      limitExceeded: lines[end + 1]?.startsWith(STOPPED_BY_HARNESS) ?? false,
     };
   }
   return null;
