@@ -2,6 +2,7 @@
 import { refresh } from "next/cache";
 import { failure, ok, type ActionResult } from "@/components/AccountForm";
 import { getViewer } from "@/lib/auth/viewer";
+import { regradeAsSiteAdmin } from "@/lib/data/regrade";
 import { changeSiteRole, siteRoleChangeSchema } from "@/lib/data/users";
 
 /** Grants or revokes a site role; changeSiteRole answers anyone but a site admin as not found. */
@@ -14,4 +15,19 @@ export async function changeSiteRoleAction(_prev: ActionResult, form: FormData):
   }
   refresh();
   return ok(null);
+}
+
+/** Re-grades one submission (its id in the form) or, with the field empty, every submission from the stored logs. */
+export async function regradeAction(_prev: ActionResult<string>, form: FormData): Promise<ActionResult<string>> {
+  let message: string;
+  try {
+    const raw = form.get("submission");
+    const id = typeof raw === "string" && raw.trim() !== "" ? raw.trim() : null;
+    const r = await regradeAsSiteAdmin(await getViewer(), id);
+    message = `${r.submissions} submission(s) re-graded, ${r.changed} verdict(s) changed`;
+  } catch (e) {
+    return failure(e);
+  }
+  refresh();
+  return ok(message);
 }

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { AccountTime } from "@/components/AccountTime";
+import { AdminRegradeForm } from "@/components/AdminRegradeForm";
 import { AdminRoleButton } from "@/components/AdminRoleButton";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/lib/errors";
@@ -66,6 +67,13 @@ export default async function AdminPage() {
           </tbody>
         </table>
       </div>
+
+      <h2>Re-grade</h2>
+      <p className="muted">
+        Re-reads every stored test log with the current grader and recomputes scores where a verdict changed; the submission page then shows what
+        changed. Nothing is re-run. From the command line, for evaluation directories: <code>chainswe regrade DIR…</code>.
+      </p>
+      <AdminRegradeForm />
 
       <h2>Audit log</h2>
       <p className="muted">{audit.length === 100 ? "The 100 most recent reviewer and site-admin actions" : "Reviewer and site-admin actions"}, newest first.</p>

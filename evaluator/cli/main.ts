@@ -5,6 +5,7 @@ import { EnvironmentError, InputError, coerceError } from "@/lib/errors";
 import { registerEvaluate } from "./evaluate";
 import { UsageError } from "./options";
 import { registerReport } from "./report";
+import { registerRegrade } from "./regrade";
 import { registerValidate } from "./validate";
 import { registerDemo } from "./demo";
 import { registerDataset } from "./dataset";
@@ -45,6 +46,7 @@ export async function main(argv: string[]): Promise<void> {
   registerValidate(program);
   registerEvaluate(program);
   registerReport(program);
+  registerRegrade(program);
   registerDemo(program);
   registerDataset(program);
   registerSubmit(program);

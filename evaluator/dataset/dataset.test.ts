@@ -143,6 +143,15 @@ describe("loadDataset: rejected records name the line and field", () => {
     expect(err.issues.map((i) => [i.line, i.field])).toEqual([[2, "bug_fixes[1].order"]]);
   });
 
+  it("a log parser no registry entry answers to", async () => {
+    const [c1, c2] = await fixtureChains();
+    Object.assign(c2, { log_parser: "jest" });
+    Object.assign(c1, { log_parser: "parse_log_django" });
+    const err = await inputError(await writeJsonl([c1, c2]));
+    expect(err.issues.map((i) => [i.line, i.id, i.field])).toEqual([[2, C2, "log_parser"]]);
+    expect(err.message).toContain(`line 2 (${C2}), field log_parser: unknown log parser "jest"; known parsers: pytest, pytest-verbose`);
+  });
+
   it("a chain id already used on an earlier line", async () => {
     const [c1, c2] = await fixtureChains();
     const err = await inputError(await writeJsonl([c1, c2, c1]));

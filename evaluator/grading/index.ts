@@ -112,3 +112,15 @@ export function gradeBug(input: GradeInput): Grade {
     statuses,
   };
 }
+
+export {
+  GRADER_VERSION,
+  PACKAGE_VERSION,
+  canonicalJson,
+  chainParserName,
+  graderProvenance,
+  predictionSha256,
+  recordSha256,
+  sha256Hex,
+  type GraderProvenance,
+} from "./version";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { getLogParser, LOG_PARSERS, parsePytestLog, type TestStatus } from "@/evaluator/parsers";
+import { parsePytestLog, type TestStatus } from "@/evaluator/parsers";
 import { leadingNodeId, pytestHeadLine } from "./pytest";
 
 function fixture(name: string): string {
@@ -187,17 +187,5 @@ describe("pytestHeadLine", () => {
   it("names a test as pytest's section headers do", () => {
     expect(pytestHeadLine("tests/a.py::TestK::test_q[x::y]")).toBe("TestK.test_q[x::y]");
     expect(pytestHeadLine("tests/a.py::test_fail")).toBe("test_fail");
-  });
-});
-
-describe("parser registry", () => {
-  it("knows pytest and unittest", () => {
-    expect(Object.keys(LOG_PARSERS).sort()).toEqual(["pytest", "unittest"]);
-    expect(getLogParser("pytest")).toBe(parsePytestLog);
-  });
-
-  it("names the unknown parser and the known ones", () => {
-    expect(() => getLogParser("jest")).toThrow(/"jest".*pytest, unittest/);
-    expect(() => getLogParser("toString")).toThrow(/"toString"/);
   });
 });

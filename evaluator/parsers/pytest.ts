@@ -35,10 +35,10 @@ const TEARDOWN_HEADER = /^_+ ERROR at teardown of (.+?) _+$/;
 /** A bare file path, the id pytest gives a collection error. */
 const FILE_PATH = /^[^\s:]+\.[A-Za-z0-9]+$/;
 
-type Report = { id: string; status: TestStatus };
+export type Report = { id: string; status: TestStatus };
 type EndsId = (text: string, index: number) => boolean;
 
-const atEnd: EndsId = (text, i) => i + 1 === text.length;
+export const atEnd: EndsId = (text, i) => i + 1 === text.length;
 const beforeMessage: EndsId = (text, i) => atEnd(text, i) || text.startsWith(" - ", i + 1);
 const beforeSpace: EndsId = (text, i) => atEnd(text, i) || text[i + 1] === " ";
 
@@ -97,7 +97,7 @@ function readSummaryLine(line: string): Report | null {
 }
 
 /** The line without a trailing `-v` progress indicator. */
-function withoutProgress(line: string): string {
+export function withoutProgress(line: string): string {
   const open = line.lastIndexOf("[");
   if (!line.endsWith("]") || open < 1 || line[open - 1] !== " ") return line;
   return PROGRESS.test(line.slice(open + 1, -1)) ? line.slice(0, open).trimEnd() : line;
@@ -167,7 +167,14 @@ function propagateCollectionErrors(parsed: ParsedLog): void {
   }
 }
 
-export const parsePytestLog: LogParser = (log) => {
+/**
+ * Reads a line pytest's own format does not cover (a variant's extra forms); returns
+ * a report, or null. Called only for lines neither a summary nor a `-v` line.
+ */
+export type ExtraLineReader = (line: string, reported: Report | null) => Report | null;
+
+/** The pytest loop, with a variant's extra line forms; every variant keeps the invariants above. */
+export function parsePytestLines(log: string, extra?: ExtraLineReader): ParsedLog {
   const parsed = emptyParsedLog();
   const teardownHeads = new Set<string>();
   for (const line of logLines(log)) {
@@ -176,10 +183,13 @@ export const parsePytestLog: LogParser = (log) => {
       teardownHeads.add(header[1]);
       continue;
     }
-    const report = SUMMARY_LINE.test(line) ? readSummaryLine(line) : readVerboseLine(line);
+    const standard = SUMMARY_LINE.test(line) ? readSummaryLine(line) : readVerboseLine(line);
+    const report = extra ? extra(line, standard) : standard;
     if (report) addObservation(parsed, report.id, report.status);
   }
   dropPassesBeforeTeardownErrors(parsed, teardownHeads);
   propagateCollectionErrors(parsed);
   return parsed;
-};
+}
+
+export const parsePytestLog: LogParser = (log) => parsePytestLines(log);

@@ -53,7 +53,11 @@ export function unittestStatus(word: string): TestStatus | null {
   }
 }
 
-type State = { parsed: ParsedLog; awaiting: string | null; described: string | null };
+/** How a runner built on unittest names tests: Django's lists also name a test by its docstring's first line. */
+export type UnittestOptions = { descriptionsAreIds?: boolean };
+
+/** `awaiting`: the names of the test still waiting for its status (its id, and its description when that names it too). */
+type State = { parsed: ParsedLog; awaiting: string[]; described: string | null; options: UnittestOptions };
 type TestLine = { id: string; rest: string };
 
 /** Whether line[from, to) is empty or a subtest description: ` [msg]`, ` (params)` or both. */
@@ -91,15 +95,16 @@ function readTrailerLine(line: string): { id: string; status: TestStatus } | nul
 }
 
 /** What follows ` ... ` for a test: its status, another test's line, or its own output. */
-function readResult(state: State, first: TestLine): void {
+function readResult(state: State, first: TestLine, names: string[] = []): void {
   for (let line: TestLine | null = first; line !== null; line = readTestLine(line.rest)) {
+    const ids = line === first ? [line.id, ...names] : [line.id];
     const status = unittestStatus(line.rest);
     if (status) {
-      addObservation(state.parsed, line.id, status);
-      state.awaiting = null;
+      for (const id of ids) addObservation(state.parsed, id, status);
+      state.awaiting = [];
       return;
     }
-    state.awaiting = line.id;
+    state.awaiting = ids;
   }
 }
 
@@ -110,13 +115,15 @@ function readResult(state: State, first: TestLine): void {
 function readDescribed(state: State, id: string, line: string): boolean {
   const at = line.indexOf(SEPARATOR);
   if (at < 0) {
-    if (line.endsWith(ELLIPSIS)) state.awaiting = id;
-    return line.endsWith(ELLIPSIS);
+    if (!line.endsWith(ELLIPSIS)) return false;
+    state.awaiting = [id, ...descriptionName(state, line.slice(0, -ELLIPSIS.length))];
+    return true;
   }
   const rest = line.slice(at + SEPARATOR.length);
   // a docstring may itself hold " ... ": the status follows the last one
   const own = readTestLine(rest) ? rest : line.slice(line.lastIndexOf(SEPARATOR) + SEPARATOR.length);
-  readResult(state, { id, rest: own });
+  const description = line.slice(0, own === rest ? at : line.lastIndexOf(SEPARATOR));
+  readResult(state, { id, rest: own }, descriptionName(state, description));
   return true;
 }
 
@@ -138,14 +145,22 @@ function readLine(state: State, line: string): void {
     return;
   }
   const status = unittestStatus(line.trim());
-  if (status && state.awaiting !== null) {
-    addObservation(state.parsed, state.awaiting, status);
-    state.awaiting = null;
+  if (status && state.awaiting.length > 0) {
+    for (const id of state.awaiting) addObservation(state.parsed, id, status);
+    state.awaiting = [];
   }
 }
 
-export const parseUnittestLog: LogParser = (log) => {
-  const state: State = { parsed: emptyParsedLog(), awaiting: null, described: null };
+/** The docstring line as a test name, when the runner's datasets use it as one. */
+function descriptionName(state: State, description: string): string[] {
+  const name = description.trim();
+  return state.options.descriptionsAreIds && name !== "" ? [name] : [];
+}
+
+export function parseUnittestLines(log: string, options: UnittestOptions = {}): ParsedLog {
+  const state: State = { parsed: emptyParsedLog(), awaiting: [], described: null, options };
   for (const line of logLines(log)) readLine(state, line);
   return state.parsed;
-};
+}
+
+export const parseUnittestLog: LogParser = (log) => parseUnittestLines(log);

@@ -29,6 +29,11 @@ export function bugResultRow(submissionId: string, a: BugArtifacts): Prisma.BugR
     testFiles: columnJson(fileListSchema, b.test_files),
     discardedFiles: columnJson(fileListSchema, b.discarded_files),
     log: a.log,
+    graderVersion: b.grader_version ?? null,
+    packageVersion: b.package_version ?? null,
+    logParser: b.log_parser ?? null,
+    recordSha256: b.record_sha256 ?? null,
+    predictionSha256: b.prediction_sha256 ?? null,
   };
 }
 

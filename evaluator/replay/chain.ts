@@ -16,7 +16,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from "@/evaluator/diff";
-import { gradeBug } from "@/evaluator/grading";
+import { gradeBug, graderProvenance } from "@/evaluator/grading";
 import { getLogParser } from "@/evaluator/parsers";
 import type { LogParser } from "@/evaluator/parsers";
 import { filesOfTar, type ChainContainers, type ExecResult, type Sandbox } from "@/evaluator/sandbox";
@@ -274,6 +274,7 @@ async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogPa
     test_files: testFiles,
     discarded_files: [...new Set([...prep.discarded, ...modelFiles.filter((f) => testFiles.includes(f))])].sort(),
     ...metaOf(prediction),
+    ...graderProvenance(input.chain, prediction),
   };
   const log = bugLogText({ bug: graded, setupLog: prep.setupLog, run, token, statuses: grade.statuses });
   return { bug: graded, log, modelPatch: patch };

@@ -6,6 +6,7 @@
  */
 import { describeDiskExceeded, type ExecResult } from "@/evaluator/sandbox";
 import type { GradedBug } from "@/lib/schemas/results";
+import { LISTED_TESTS_HEADER, STOPPED_BY_HARNESS, listedTestLine, runBeginMarker, runEndMarker } from "./markers";
 
 export type BugLogInput = {
   bug: GradedBug;
@@ -15,12 +16,11 @@ export type BugLogInput = {
   statuses: Record<string, string>;
 };
 
-export const runBeginMarker = (token: string) => `+++ chainswe test run ${token} begin`;
-export const runEndMarker = (token: string) => `+++ chainswe test run ${token} end`;
+export { runBeginMarker, runEndMarker } from "./markers";
 
 export function bugLogText({ bug, setupLog, run, token, statuses }: BugLogInput): string {
   const verdict = bug.resolved ? "RESOLVED" : `UNRESOLVED (${bug.fingerprint})`;
-  const listed = Object.entries(statuses).map(([id, s]) => `  ${s.padEnd(12)} ${id}`);
+  const listed = Object.entries(statuses).map(([id, s]) => listedTestLine(id, s));
   return [
     `=== chainswe ${bug.mode} ${bug.continuous_id} bug ${bug.order} (${bug.swebench_instance_id}) ===`,
     "--- patch application and hidden-test restore ---",
@@ -30,8 +30,8 @@ export function bugLogText({ bug, setupLog, run, token, statuses }: BugLogInput)
     runBeginMarker(token),
     run.output.trimEnd(),
     `${runEndMarker(token)} exit=${run.exitCode ?? "none"} timed_out=${run.timedOut} duration_s=${(run.durationMs / 1000).toFixed(2)} truncated=${run.truncated}`,
-    ...(run.diskExceeded ? [`--- stopped by the harness: ${describeDiskExceeded(run.diskExceeded)}`] : []),
-    "--- listed tests ---",
+    ...(run.diskExceeded ? [`${STOPPED_BY_HARNESS}${describeDiskExceeded(run.diskExceeded)}`] : []),
+    LISTED_TESTS_HEADER,
     ...listed,
     `--- verdict: ${verdict}${bug.tampered ? " [tampered: statuses contradicted in the log]" : ""}`,
     "",

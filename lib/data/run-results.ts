@@ -39,7 +39,20 @@ export function gradedBugFromRow(r: StoredResult, mode: Mode, system: string, me
     gold_files: files(r.goldFiles, "BugResult.goldFiles"),
     test_files: files(r.testFiles, "BugResult.testFiles"),
     discarded_files: files(r.discardedFiles, "BugResult.discardedFiles"),
+    ...provenanceFromRow(r),
   });
+}
+
+/** The grader fields a row holds; a row graded before grader versions existed holds none. */
+function provenanceFromRow(r: StoredResult): Partial<GradedBug> {
+  const out: Partial<GradedBug> = {};
+  if (r.graderVersion !== null) out.grader_version = r.graderVersion;
+  if (r.packageVersion !== null) out.package_version = r.packageVersion;
+  if (r.logParser !== null) out.log_parser = r.logParser;
+  if (r.recordSha256 !== null) out.record_sha256 = r.recordSha256;
+  // a prediction hash is null both for "no prediction" and for old rows: keep it only beside a grader version
+  if (r.graderVersion !== null) out.prediction_sha256 = r.predictionSha256;
+  return out;
 }
 
 /**

@@ -116,6 +116,14 @@ describe("getSubmissionForViewer", () => {
     expect(hi).toBeGreaterThanOrEqual(400 / 6);
   });
 
+  it("names the grader that produced the results, on the page and in the API", async () => {
+    const { GRADER_VERSION, PACKAGE_VERSION } = await import("@/evaluator/grading");
+    const v = await view.getSubmissionForViewer(member, id);
+    const expected = [{ graderVersion: GRADER_VERSION, packageVersion: PACKAGE_VERSION, logParser: "pytest", bugs: 6 }];
+    expect(v.graders).toEqual(expected);
+    expect(JSON.parse(JSON.stringify(view.submissionJson(v))).graders).toEqual(expected);
+  });
+
   it("gives the API a JSON-safe shape and keeps failure details from visitors", async () => {
     await t.db.evaluationJob.updateMany({ where: { submissionId: id }, data: { lastError: "error: stack at /srv/x.ts" } });
     await setVisibility("public");

@@ -26,6 +26,8 @@ import {
 import { modeSchema, predictionMetaSchema, type Mode } from "@/lib/schemas/prediction";
 import { availableActions, type SubmissionActions, type SubmissionRole } from "@/lib/visibility";
 import { runResultsForSubmission } from "./run-results";
+import { graderUses, type GraderUse } from "@/lib/grader-view";
+import { parseLastRegrade, type SubmissionRegrade } from "./regrade";
 import { getSubmissionProgress, type SubmissionProgress } from "./submission-progress";
 
 // ---------------------------------------------------------------- access
@@ -171,6 +173,10 @@ export type SubmissionView = {
   progress: SubmissionProgress;
   chains: ChainResultsView[];
   scores: SubmissionScores | null;
+  /** which grader(s) produced the results (SPEC §7) */
+  graders: GraderUse[];
+  /** the latest re-grade from stored logs and what it changed; null if never re-graded */
+  lastRegrade: SubmissionRegrade | null;
   /** what this viewer may do here (the page's buttons and links) */
   actions: SubmissionActions;
 };
@@ -242,6 +248,8 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     progress,
     chains,
     scores: scoreChains(modeSchema.parse(row.mode), verdicts),
+    graders: graderUses(rows),
+    lastRegrade: parseLastRegrade(row.lastRegrade),
     actions: availableActions(access.role, access.visibility, access.status),
   };
 }
@@ -279,6 +287,8 @@ export function submissionJson(v: SubmissionView) {
       })),
     },
     scores: v.scores,
+    graders: v.graders,
+    lastRegrade: v.lastRegrade,
   };
 }
 export type SubmissionJson = ReturnType<typeof submissionJson>;

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   // the team's own visibility changes, so a reviewer sees the whole publication history
   "publication_requested",
   "publication_withdrawn",
+  // a site admin re-graded one submission (or "all") from the stored logs
+  "results_regraded",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

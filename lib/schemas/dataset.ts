@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { isUnifiedDiff } from "@/evaluator/diff";
+import { canonicalLogParser, unknownLogParserMessage } from "@/evaluator/parsers";
 
 /** SWE-bench ships test lists as JSON-encoded strings; accept both forms. */
 const testIdList = z.preprocess(
@@ -49,10 +50,14 @@ export const chainSchema = z
     docker_image: z.string().min(1),
     swebench_instance_ids: z.array(z.string().min(1)).min(1),
     bug_fixes: z.array(bugSchema).min(1),
-    /** name of the test-log parser (evaluator/parsers registry); pytest by default */
+    /** name of the test-log parser (evaluator/parsers registry, SWE-bench names accepted); pytest by default */
     log_parser: z.string().default("pytest"),
   })
   .superRefine((chain, ctx) => {
+    // caught at import, not at replay: a chain no parser can read could never be graded
+    if (canonicalLogParser(chain.log_parser) === null) {
+      ctx.addIssue({ code: "custom", path: ["log_parser"], message: unknownLogParserMessage(chain.log_parser) });
+    }
     chain.bug_fixes.forEach((bug, i) => {
       if (bug.order !== i + 1) {
         ctx.addIssue({

@@ -13,6 +13,9 @@ export const APPLY_METHODS = ["git_apply", "git_apply_reject", "patch"] as const
 export const applyMethodSchema = z.enum(APPLY_METHODS);
 export type ApplyMethod = z.infer<typeof applyMethodSchema>;
 
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "expected a sha256 in hex");
+const semver = z.string().regex(/^\d+\.\d+\.\d+$/, "expected a semantic version");
+
 const testSplit = z.object({ success: z.array(z.string()), failure: z.array(z.string()) });
 export type TestSplit = z.infer<typeof testSplit>;
 
@@ -45,6 +48,19 @@ export const gradedBugSchema = predictionMetaSchema.extend({
   test_files: z.array(z.string()),
   /** model edits to hidden-test territory that were discarded before the run */
   discarded_files: z.array(z.string()),
+  /**
+   * Which grader produced this result (SPEC §7, evaluator/grading/version.ts). Optional:
+   * results graded before grader versions existed carry none.
+   */
+  grader_version: semver.optional(),
+  /** the chainswe package version that graded it */
+  package_version: z.string().optional(),
+  /** canonical name of the parser that read the log */
+  log_parser: z.string().optional(),
+  /** sha256 of the chain's dataset record (canonical JSON) */
+  record_sha256: sha256.optional(),
+  /** sha256 of the bug's prediction line (canonical JSON); null when the bug had no prediction */
+  prediction_sha256: sha256.nullable().optional(),
 });
 export type GradedBug = z.infer<typeof gradedBugSchema>;
 

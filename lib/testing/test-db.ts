@@ -15,6 +15,7 @@ import { vi } from "vitest";
 import type { BugArtifacts } from "@/evaluator/replay";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { GradedBug } from "@/lib/schemas/results";
+import { graderProvenance, sha256Hex } from "@/evaluator/grading";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
@@ -88,6 +89,9 @@ export function fakeGradedChain(chain: Chain, system = "demo-gold"): BugArtifact
       gold_files: [],
       test_files: [],
       discarded_files: [],
+      // as the replay records them: a prediction hash stands in for the gold patch's line
+      ...graderProvenance(chain, undefined),
+      prediction_sha256: sha256Hex(b.patch),
     };
     return { bug, log: `log of ${b.swebench_instance_id}`, modelPatch: b.patch };
   });

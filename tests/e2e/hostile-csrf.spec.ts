@@ -222,6 +222,15 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
     submit: (page) => page.getByRole("button", { name: `Grant reviewer to ${victim}` }).click(),
     probe: () => dbGet(`SELECT isReviewer FROM User WHERE username = ?`, victim),
   },
+  "app/admin/actions.ts regradeAction": {
+    as: signedIn(() => rev.context),
+    path: () => "/admin",
+    submit: async (page) => {
+      await page.getByLabel("Submission id (empty: all submissions)").fill(completedId);
+      await page.getByRole("button", { name: "Re-grade" }).click();
+    },
+    probe: () => dbGet(`SELECT lastRegrade FROM Submission WHERE id = ?`, completedId),
+  },
   "app/signup/actions.ts signUpAction": {
     as: (browser) => browser.newContext({ baseURL: base() }),
     path: () => "/signup",

@@ -21,6 +21,7 @@ export const SERVER_ACTIONS = [
   "app/account/actions.ts createTokenAction",
   "app/account/actions.ts revokeTokenAction",
   "app/admin/actions.ts changeSiteRoleAction",
+  "app/admin/actions.ts regradeAction",
   "app/signup/actions.ts signUpAction",
   "app/submissions/[id]/actions.ts visibilityAction",
   "app/submissions/[id]/actions.ts cancelAction",

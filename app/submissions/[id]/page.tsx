@@ -6,12 +6,14 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ProgressPanel } from "@/components/ProgressPanel";
+import { RegradeChanges } from "@/components/RegradeChanges";
 import { SubmissionActions } from "@/components/SubmissionActions";
 import { SubmissionResultsTables, SubmissionScoresTable } from "@/components/SubmissionResults";
 import { MODE_LABELS } from "@/evaluator/scoring";
 import { getViewer } from "@/lib/auth/viewer";
 import { getSubmissionForViewer, submissionJson, type SubmissionView } from "@/lib/data/submission-view";
 import { NotFoundError } from "@/lib/errors";
+import { graderLabel } from "@/lib/grader-view";
 import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/visibility";
 
 type Props = { params: Promise<{ id: string }> };
@@ -43,6 +45,8 @@ export default async function SubmissionPage({ params }: Props) {
     ["Dataset", v.datasetVersion],
     ["Submitted", day(v.createdAt)],
     ["Finished", day(v.finishedAt)],
+    // which grader produced the results (SPEC §7); several after a partial re-grade
+    ...v.graders.map((g): [string, string] => ["Graded by", `${graderLabel(g)} · ${g.bugs} bug${g.bugs === 1 ? "" : "s"}`]),
     // what the team said about the run
     ...Object.entries(v.metadata).map(([k, value]): [string, string] => [k, String(value)]),
   ];
@@ -76,6 +80,7 @@ export default async function SubmissionPage({ params }: Props) {
 
       {!isEvaluationOpen(v.status) && v.scores && <SubmissionScoresTable scores={v.scores} />}
       {!isEvaluationOpen(v.status) && v.progress.bugs.graded > 0 && <SubmissionResultsTables id={v.id} chains={v.chains} />}
+      {v.lastRegrade && <RegradeChanges regrade={v.lastRegrade} />}
 
       <p className="downloads">
         Download: <a href={`${api}/results.jsonl`}>results.jsonl</a>
