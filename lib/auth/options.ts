@@ -7,6 +7,7 @@
  * their linked accounts. Failed password sign-ins are rate-limited per
  * username and per client address (lib/auth/login-attempts.ts, per process).
  */
+import { authRedirect } from "@/lib/safe-redirect";
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -44,6 +45,9 @@ export function authOptions(): NextAuthOptions {
       ...(GITHUB_ID && GITHUB_SECRET ? [GitHubProvider({ clientId: GITHUB_ID, clientSecret: GITHUB_SECRET })] : []),
     ],
     callbacks: {
+      redirect({ url, baseUrl }) {
+        return authRedirect(url, baseUrl);
+      },
       jwt({ token, user }) {
         if (user) token.sub = user.id;
         return token;
