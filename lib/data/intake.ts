@@ -20,6 +20,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { z } from "zod";
 import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
+import { loadPredictionsOffThread } from "@/evaluator/dataset/predictions-off-thread";
 import { formatBytes, tooLarge } from "@/evaluator/dataset/records";
 import { env } from "@/env";
 import { ARCHIVE_SNIFF_BYTES, archiveKind } from "@/lib/archive-kind";
@@ -311,6 +312,8 @@ export async function receiveSubmission(
       datasetVersion: request.dataset_version,
       mode: request.mode,
       predictions: file.path,
+      // CPU-bound: on a worker thread, so one hostile upload cannot stall the site
+      load: loadPredictionsOffThread,
       limits: { maxFileBytes: limits.maxUploadBytes, maxPatchBytes: limits.maxPatchBytes },
       chainIds: request.chains ?? null,
       metadata: request.metadata ?? {},
