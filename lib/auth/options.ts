@@ -37,7 +37,7 @@ export function authOptions(): NextAuthOptions {
           const { username, password } = credentials;
           // failed attempts are limited per username and per address (lib/auth/login-limit.ts); a locked
           // attempt is refused whatever its password, and its message reaches the form as next-auth's `error`
-          const signIn = await limitedSignIn(loginAttempts(), { username, address: clientAddress(req?.headers) }, () => authenticate(username, password));
+          const signIn = await limitedSignIn(loginAttempts(), { username, address: clientAddress(req?.headers, env().CHAINSWE_TRUST_PROXY) }, () => authenticate(username, password));
           if (signIn.outcome === "locked") throw new Error(signIn.message);
           return signIn.outcome === "signed-in" ? { id: signIn.userId } : null;
         },
