@@ -78,5 +78,5 @@ describe("loadPredictionsOffThread", () => {
     const err = await loadPredictionsOffThread(path, []).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).issues[0]).toMatchObject({ line: 1, message: expect.stringMatching(/malformed JSON/) });
-  });
+  }, 60_000); // a thread of its own heap size starts here: seconds on a busy machine
 });

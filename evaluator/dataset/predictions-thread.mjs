@@ -1,6 +1,7 @@
-// The worker thread that checks an upload (evaluator/dataset/predictions-off-thread.ts):
-// plain JS so it starts in any runtime, then tsx for the TypeScript it runs.
-import { parentPort, workerData } from "node:worker_threads";
+// The worker thread that checks uploads (evaluator/dataset/predictions-off-thread.ts):
+// plain JS so it starts in any runtime, then tsx for the TypeScript it runs. One
+// check at a time; each request carries an id its reply echoes.
+import { parentPort } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 import { fileURLToPath } from "node:url";
 
@@ -9,11 +10,13 @@ register({ tsconfig: fileURLToPath(new URL("tsconfig.json", root)) });
 const { loadPredictions } = await import(new URL("evaluator/dataset/predictions.ts", root).href);
 const { InputError, LimitError } = await import(new URL("lib/errors.ts", root).href);
 
-const { path, chains, limits } = workerData;
-try {
-  parentPort.postMessage({ ok: true, predictions: await loadPredictions(path, chains, limits) });
-} catch (e) {
-  if (e instanceof InputError) parentPort.postMessage({ ok: false, kind: "input", source: e.source, issues: e.issues });
-  else if (e instanceof LimitError) parentPort.postMessage({ ok: false, kind: "limit", message: e.message, status: e.status, field: e.field });
-  else parentPort.postMessage({ ok: false, kind: "other", message: e instanceof Error ? e.message : String(e) });
-}
+parentPort.on("message", async ({ id, path, chains, limits }) => {
+  try {
+    parentPort.postMessage({ id, ok: true, predictions: await loadPredictions(path, chains, limits) });
+  } catch (e) {
+    if (e instanceof InputError) parentPort.postMessage({ id, ok: false, kind: "input", source: e.source, issues: e.issues });
+    else if (e instanceof LimitError) parentPort.postMessage({ id, ok: false, kind: "limit", message: e.message, status: e.status, field: e.field });
+    else parentPort.postMessage({ id, ok: false, kind: "other", message: e instanceof Error ? e.message : String(e) });
+  }
+});
+parentPort.postMessage({ ready: true });
