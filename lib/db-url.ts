@@ -21,6 +21,6 @@ export function ensureDatabaseDir(url: string): void {
   const file = sqliteFilePath(url);
   if (!file) return;
   mkdirSync(dirname(file), { recursive: true });
-  closeSync(openSync(file, "a", 0o600));
-  chmodSync(file, 0o600);
+  closeSync(openSync(/*turbopackIgnore: true*/ file, "a", 0o600));
+  chmodSync(/*turbopackIgnore: true*/ file, 0o600);
 }
