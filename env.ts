@@ -44,6 +44,11 @@ export const envSchema = z.object({
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   /** the site's public URL, for OAuth callbacks and links the CLI prints */
   NEXTAUTH_URL: z.url().optional(),
+  /**
+   * "1" only when the site runs behind a reverse proxy that sets X-Forwarded-For,
+   * -Host and -Proto itself: otherwise any client could send them (issue 15).
+   */
+  CHAINSWE_TRUST_PROXY: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   /** GitHub OAuth sign-in is offered when both are set */
   GITHUB_ID: z.string().min(1).optional(),
   GITHUB_SECRET: z.string().min(1).optional(),

@@ -11,13 +11,13 @@
  * size limit.
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { crossSiteProblem } from "@/lib/http";
+import { crossSiteProblem, siteOriginFromEnv } from "@/lib/http";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function proxy(req: NextRequest): NextResponse {
   if (SAFE_METHODS.has(req.method)) return NextResponse.next();
-  const problem = crossSiteProblem(req.headers);
+  const problem = crossSiteProblem(req.headers, siteOriginFromEnv());
   if (problem) return NextResponse.json({ error: problem }, { status: 403, headers: { "cache-control": "no-store" } });
   return NextResponse.next();
 }

@@ -6,10 +6,12 @@ const h = (headers: Record<string, string>) => new Headers(headers);
 
 describe("crossSiteProblem", () => {
   it("passes this site's Origin (or Referer), and any request with an Authorization header", () => {
-    expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "https://chainswe.example.org" }))).toBeNull();
+    expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "https://chainswe.example.org" }), { origin: "https://chainswe.example.org/" })).toBeNull();
+    expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "http://chainswe.example.org" }))).toBeNull();
     expect(crossSiteProblem(h({ host: "127.0.0.1:3330", referer: "http://127.0.0.1:3330/teams/acme" }))).toBeNull();
     // behind a reverse proxy the forwarded host is the site's
-    expect(crossSiteProblem(h({ host: "site:3000", "x-forwarded-host": "chainswe.example.org", origin: "https://chainswe.example.org" }))).toBeNull();
+    const proxied = { host: "site:3000", "x-forwarded-host": "chainswe.example.org", "x-forwarded-proto": "https", origin: "https://chainswe.example.org" };
+    expect(crossSiteProblem(h(proxied), { trustProxy: true })).toBeNull();
     expect(crossSiteProblem(h({ host: "chainswe.example.org", authorization: "Bearer csw_x" }))).toBeNull();
   });
 
@@ -20,6 +22,10 @@ describe("crossSiteProblem", () => {
     expect(crossSiteProblem(h({ host: "chainswe.example.org", cookie: "next-auth.session-token=x" }))).toBe("cross-site request refused (no Origin header)");
     expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "null" }))).toBe("cross-site request refused (bad Origin header)");
     expect(crossSiteProblem(h({ host: "chainswe.example.org", referer: "not a url" }))).toMatch(/no Origin/);
+    // issue 15: the full origin, and forwarded headers only from a configured proxy
+    expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "https://chainswe.example.org" }))).toMatch(/refused \(Origin https:/);
+    expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "https://chainswe.example.org" }), { origin: "http://chainswe.example.org" })).toMatch(/refused/);
+    expect(crossSiteProblem(h({ host: "site:3000", "x-forwarded-host": "evil.example", origin: "http://evil.example" }))).toMatch(/refused/);
     // the Origin wins over a same-site Referer
     expect(crossSiteProblem(h({ host: "a.example", origin: "https://evil.example", referer: "https://a.example/" }))).toMatch(/evil/);
   });

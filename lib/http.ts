@@ -4,6 +4,7 @@
  * CSRF token on cookie-authenticated state-changing requests. Route handlers
  * stay thin: parse, call the data layer, answer with `json` or `errorResponse`.
  */
+import { env } from "@/env";
 import { DatasetError, FieldError, ForbiddenError, InputError, LimitError, NotFoundError, UnauthorizedError, formatIssue } from "@/lib/errors";
 
 export type ErrorBody = {
@@ -43,23 +44,48 @@ export function errorResponse(e: unknown): Response {
  * credentials and passes. Pure, for route handlers (assertSameOrigin) and for
  * proxy.ts, which applies it to every server action and page POST.
  */
-export function crossSiteProblem(headers: Headers): string | null {
+export function crossSiteProblem(headers: Headers, site: SiteOrigin = {}): string | null {
   if (headers.get("authorization")) return null;
   const origin = headers.get("origin") ?? refererOrigin(headers.get("referer"));
-  const host = headers.get("x-forwarded-host") ?? headers.get("host");
-  if (!origin || !host) return "cross-site request refused (no Origin header)";
-  let originHost: string;
+  if (!origin) return "cross-site request refused (no Origin header)";
+  const expected = expectedOrigin(headers, site);
+  if (!expected) return "cross-site request refused (no Host header)";
+  let sent: string;
   try {
-    originHost = new URL(origin).host;
+    sent = new URL(origin).origin;
   } catch {
     return "cross-site request refused (bad Origin header)";
   }
-  return originHost === host ? null : `cross-site request refused (Origin ${origin})`;
+  if (sent === "null") return "cross-site request refused (bad Origin header)";
+  // the full origin: scheme, host and port (issue 15: https:// passed where the site is http://)
+  return sent === expected ? null : `cross-site request refused (Origin ${origin})`;
+}
+
+/** How the site knows its own origin: the configured public URL, else the Host header (forwarded ones only behind a trusted proxy). */
+export type SiteOrigin = { origin?: string; trustProxy?: boolean };
+
+function expectedOrigin(headers: Headers, site: SiteOrigin): string | null {
+  if (site.origin) return new URL(site.origin).origin;
+  const forwarded = (name: string) => (site.trustProxy ? headers.get(name)?.split(",")[0]?.trim() || null : null);
+  const host = forwarded("x-forwarded-host") ?? headers.get("host");
+  if (!host) return null;
+  const proto = forwarded("x-forwarded-proto") ?? "http";
+  try {
+    return new URL(`${proto}://${host}`).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The site's own origin settings from the environment (NEXTAUTH_URL, CHAINSWE_TRUST_PROXY). */
+export function siteOriginFromEnv(): SiteOrigin {
+  const e = env();
+  return { origin: e.NEXTAUTH_URL, trustProxy: e.CHAINSWE_TRUST_PROXY };
 }
 
 /** Throws ForbiddenError (403) for a cookie-authenticated state-changing request from another site (crossSiteProblem). */
 export function assertSameOrigin(req: Request): void {
-  const problem = crossSiteProblem(req.headers);
+  const problem = crossSiteProblem(req.headers, siteOriginFromEnv());
   if (problem) throw new ForbiddenError(problem);
 }
 

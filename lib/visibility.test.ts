@@ -33,7 +33,9 @@ const TABLE: Row[] = [
   ["withdraw", "public", "completed", stranger, null, "forbidden"],
   // a reviewer decides a pending request
   ["approve", "pending_review", "completed", reviewer, null, "public"],
-  ["approve", "pending_review", "completed", both, null, "public"],
+  // no one decides on their own team's submission (issue 15)
+  ["approve", "pending_review", "completed", both, null, "forbidden"],
+  ["reject", "pending_review", "completed", both, "x", "forbidden"],
   ["approve", "private", "completed", reviewer, null, "state"],
   ["approve", "rejected", "completed", reviewer, null, "state"],
   ["approve", "public", "completed", reviewer, null, "state"],
@@ -90,6 +92,10 @@ describe("availableActions", () => {
     expect(availableActions(reviewer, "pending_review", "completed")).toMatchObject({ approve: true, reject: true, rerun: true, cancel: false, withdraw: false, predictions: true });
     expect(availableActions(reviewer, "public", "completed")).toMatchObject({ approve: false, reject: false, rerun: true });
     expect(Object.values(availableActions(stranger, "public", "completed")).some(Boolean)).toBe(false);
+  });
+
+  it("offers a reviewer on the submitting team the team's actions but no decision", () => {
+    expect(availableActions(both, "pending_review", "completed")).toMatchObject({ approve: false, reject: false, rerun: false, withdraw: true });
   });
 });
 

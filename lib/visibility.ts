@@ -95,10 +95,21 @@ function changesFor(action: VisibilityAction, to: Visibility, reason: string | n
   }
 }
 
+/**
+ * Separation of duties (issue 15): a reviewer on the submitting team does not
+ * decide on it. A site with a single reviewer must grant the role to someone
+ * outside the team (the message says so).
+ */
+export const OWN_TEAM_DECISION = "no one decides on their own team's submission: another reviewer must (a site admin can grant the reviewer role)";
+
+/** A reviewer's decision this viewer may take on the submission: a reviewer, not on the submitting team. */
+export const mayDecide = (role: SubmissionRole): boolean => role.reviewer && !role.team;
+
 /** The change `action` makes, or why it is refused. */
 export function visibilityTransition(input: TransitionInput): Transition {
   const rule = RULES[input.action];
   const verb = VERBS[input.action];
+  if (rule.by === "reviewer" && input.role.reviewer && input.role.team) return { ok: false, refusal: "forbidden", message: OWN_TEAM_DECISION };
   if (!(rule.by === "team" ? input.role.team : input.role.reviewer)) {
     return { ok: false, refusal: "forbidden", message: `only ${rule.by === "team" ? "the submitting team" : "a reviewer"} can ${verb} a submission` };
   }
@@ -130,7 +141,7 @@ export function availableActions(role: SubmissionRole, visibility: Visibility, s
     visibilityTransition({ action, visibility, status, role, reason: "-", now: new Date(0) }).ok;
   return {
     cancel: role.team && isEvaluationOpen(status),
-    rerun: role.reviewer,
+    rerun: mayDecide(role),
     predictions: role.team || role.reviewer,
     request_publication: can("request_publication"),
     withdraw: can("withdraw"),

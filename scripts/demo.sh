@@ -12,7 +12,9 @@ export NEXT_MANUAL_SIG_HANDLE=true
 export PORT="${PORT:-3000}"
 mkdir -p data
 # a session-signing secret per machine, made once and kept out of git (data/ is ignored)
-[ -s data/nextauth-secret ] || node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' > data/nextauth-secret
+# (owner-only: whoever reads it can forge any session)
+[ -s data/nextauth-secret ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' > data/nextauth-secret)
+chmod 600 data/nextauth-secret
 export NEXTAUTH_SECRET="${NEXTAUTH_SECRET:-$(cat data/nextauth-secret)}"
 export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$PORT}"
 node bin/chainswe.mjs db migrate

@@ -3,14 +3,10 @@ import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/SignInForm";
 import { getViewer } from "@/lib/auth/viewer";
 import { githubEnabled } from "@/lib/auth/options";
+import { sameSitePath } from "@/lib/safe-redirect";
 
 export const metadata = { title: "Sign in · ChainSWE" };
 
-/** Where to go after signing in: a path on this site only, so the link cannot send anyone elsewhere. */
-function localPath(raw: string | string[] | undefined): string {
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/teams";
-}
 
 /** next-auth's ?error= codes that reach this page (OAuth failures, a session that could not be made). */
 const ERRORS: Record<string, string> = {
@@ -21,7 +17,8 @@ const ERRORS: Record<string, string> = {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackUrl = localPath(params.callbackUrl);
+  // a path on this site only, so a link cannot send anyone elsewhere after signing in
+  const callbackUrl = sameSitePath(params.callbackUrl, "/teams");
   if (await getViewer()) redirect(callbackUrl);
   const error = typeof params.error === "string" ? (ERRORS[params.error] ?? "sign-in failed; try again") : null;
   return (

@@ -12,7 +12,7 @@ import { InputError, LimitError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { predictionLineSchema } from "@/lib/schemas/prediction";
 import { loadDataset, sha256File } from "./dataset";
-import { MAX_LISTED_ISSUES, loadPredictions, predictionLimitsFromEnv } from "./predictions";
+import { MAX_CHECKED_ISSUES, MAX_LISTED_ISSUES, loadPredictions, predictionLimitsFromEnv } from "./predictions";
 import { readRecords } from "./records";
 
 type LineInput = z.input<typeof predictionLineSchema>;
@@ -253,5 +253,14 @@ describe("loadPredictions: reading", () => {
     const err = await inputError(path);
     expect(err.issues).toHaveLength(MAX_LISTED_ISSUES + 1);
     expect(err.issues.at(-1)).toEqual({ line: MAX_LISTED_ISSUES + 1, field: "", message: "50 more problem(s) from this line on are not listed" });
+  });
+
+  it("stops reading after a bounded number of problems and says where (a million bad lines cost no more)", async () => {
+    const path = await write(Array.from({ length: MAX_CHECKED_ISSUES + 500 }, () => "{}"));
+    const err = await inputError(path);
+    expect(err.issues.at(-1)?.message).toMatch(/^checking stopped after 10000 problems/);
+    const stopped = err.issues.at(-1)!.line;
+    expect(stopped).toBeGreaterThan(MAX_CHECKED_ISSUES / 10);
+    expect(stopped).toBeLessThanOrEqual(MAX_CHECKED_ISSUES + 1);
   });
 });

@@ -77,6 +77,9 @@ function oversizedPatch(line: number, value: unknown, maxPatchBytes: number | un
   return over ? { line, field: "model_patch", message: over } : null;
 }
 
+/** Past this many problems the check stops reading: a hostile file of a million bad lines costs no more than this (issue 15). */
+export const MAX_CHECKED_ISSUES = 10 * MAX_LISTED_ISSUES;
+
 /** Collects issues, listing the first MAX_LISTED_ISSUES and counting the rest. */
 class IssueList {
   readonly listed: InputIssue[] = [];
@@ -88,12 +91,20 @@ class IssueList {
       else if (this.omitted++ === 0) this.firstOmittedLine = issue.line;
     }
   }
+  private stoppedAt = 0;
   get any(): boolean {
     return this.listed.length > 0;
   }
+  /** enough problems to refuse the file and to show the user: reading further only costs */
+  get full(): boolean {
+    return this.listed.length + this.omitted >= MAX_CHECKED_ISSUES;
+  }
+  stop(line: number): void {
+    this.stoppedAt = line;
+  }
   all(): InputIssue[] {
-    if (!this.omitted) return this.listed;
-    return [...this.listed, { line: this.firstOmittedLine, field: "", message: `${this.omitted} more problem(s) from this line on are not listed` }];
+    const out = this.omitted ? [...this.listed, { line: this.firstOmittedLine, field: "", message: `${this.omitted} more problem(s) from this line on are not listed` }] : this.listed;
+    return this.stoppedAt ? [...out, { line: this.stoppedAt, field: "", message: `checking stopped after ${MAX_CHECKED_ISSUES} problems; lines after this one were not checked` }] : out;
   }
 }
 
@@ -112,6 +123,10 @@ export async function loadPredictions(path: string, chains: Chain[], limits: Pre
   let system: string | null = null;
   let systemLine = 0;
   for await (const rec of readRecords(path, { maxBytes: limits.maxFileBytes, field: "predictions", onChunk: (c) => hash.update(c) })) {
+    if (issues.full) {
+      issues.stop(rec.line);
+      break;
+    }
     if ("error" in rec) {
       issues.push({ line: rec.line, field: "", message: rec.error });
       continue;

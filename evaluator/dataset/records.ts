@@ -99,18 +99,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
     if (opts.maxBytes !== undefined && (await stat(path)).size > opts.maxBytes) throw tooLarge(opts.maxBytes, opts.field);
     const bytes = await readFile(path);
     opts.onChunk?.(bytes);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bytes.toString("utf8"));
-    } catch (e) {
-      yield { line: 1, error: `malformed JSON array: ${(e as Error).message}` };
-      return;
-    }
-    if (!Array.isArray(parsed)) {
-      yield { line: 1, error: "expected a JSON array of records" };
-      return;
-    }
-    for (let i = 0; i < parsed.length; i++) yield { line: i + 1, value: parsed[i] };
+    yield* arrayRecords(bytes);
     return;
   }
   let n = 0;
@@ -123,6 +112,59 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
       yield { line: n, error: `malformed JSON: ${(e as Error).message}` };
     }
   }
+}
+
+const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, COMMA, QUOTE, BACKSLASH] = [0x5b, 0x5d, 0x7b, 0x7d, 0x2c, 0x22, 0x5c];
+const isSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/**
+ * A JSON array's elements one at a time (issue 15): each is cut out by
+ * bracket depth and parsed alone, so a consumer that stops early (too many
+ * problems) never pays for the rest, and no single parse builds the whole
+ * array on the heap. Malformed structure is named by element number.
+ */
+export function* arrayRecords(bytes: Buffer): Generator<RawRecord> {
+  let i = bytes.indexOf(OPEN_BRACKET) + 1;
+  const skipSpace = () => {
+    while (isSpace(bytes[i])) i++;
+  };
+  skipSpace();
+  if (bytes[i] === CLOSE_BRACKET) return yield* trailing(bytes, i + 1, 0);
+  for (let n = 1; ; n++) {
+    skipSpace();
+    const start = i;
+    let depth = 0;
+    let inString = false;
+    for (; i < bytes.length; i++) {
+      const b = bytes[i];
+      if (inString) {
+        if (b === BACKSLASH) i++;
+        else if (b === QUOTE) inString = false;
+      } else if (b === QUOTE) inString = true;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
+      else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        if (depth === 0) break;
+        depth--;
+      } else if (b === COMMA && depth === 0) break;
+    }
+    if (i >= bytes.length) {
+      yield { line: n, error: "malformed JSON array: it does not end with ]" };
+      return;
+    }
+    try {
+      yield { line: n, value: JSON.parse(bytes.toString("utf8", start, i)) as unknown };
+    } catch (e) {
+      yield { line: n, error: `malformed JSON in array element ${n}: ${(e as Error).message}` };
+    }
+    if (bytes[i] === CLOSE_BRACKET) return yield* trailing(bytes, i + 1, n);
+    i++; // the comma
+  }
+}
+
+function* trailing(bytes: Buffer, from: number, elements: number): Generator<RawRecord> {
+  let i = from;
+  while (isSpace(bytes[i])) i++;
+  if (i < bytes.length) yield { line: elements + 1, error: "malformed JSON array: text after its closing ]" };
 }
 
 /** Names of fields a record carries beyond the known ones. */

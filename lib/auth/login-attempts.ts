@@ -71,7 +71,9 @@ export function loginAttempts(): LoginAttemptStore {
  * append that header; a site served directly trusts what the client sends, so
  * there the per-username limit is the one that holds. Null when absent.
  */
-export function clientAddress(headers: Record<string, string | string[] | undefined> | Headers | undefined): string | null {
+export function clientAddress(headers: Record<string, string | string[] | undefined> | Headers | undefined, trustProxy: boolean): string | null {
+  // a client can send X-Forwarded-For itself: only a configured proxy's counts (issue 15)
+  if (!trustProxy) return null;
   const raw = headers instanceof Headers ? headers.get("x-forwarded-for") : headers?.["x-forwarded-for"];
   const value = Array.isArray(raw) ? raw.join(",") : raw;
   const last = value?.split(",").pop()?.trim().toLowerCase();

@@ -7,6 +7,7 @@
  * their linked accounts. Failed password sign-ins are rate-limited per
  * username and per client address (lib/auth/login-attempts.ts, per process).
  */
+import { authRedirect } from "@/lib/safe-redirect";
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -36,7 +37,7 @@ export function authOptions(): NextAuthOptions {
           const { username, password } = credentials;
           // failed attempts are limited per username and per address (lib/auth/login-limit.ts); a locked
           // attempt is refused whatever its password, and its message reaches the form as next-auth's `error`
-          const signIn = await limitedSignIn(loginAttempts(), { username, address: clientAddress(req?.headers) }, () => authenticate(username, password));
+          const signIn = await limitedSignIn(loginAttempts(), { username, address: clientAddress(req?.headers, env().CHAINSWE_TRUST_PROXY) }, () => authenticate(username, password));
           if (signIn.outcome === "locked") throw new Error(signIn.message);
           return signIn.outcome === "signed-in" ? { id: signIn.userId } : null;
         },
@@ -44,6 +45,9 @@ export function authOptions(): NextAuthOptions {
       ...(GITHUB_ID && GITHUB_SECRET ? [GitHubProvider({ clientId: GITHUB_ID, clientSecret: GITHUB_SECRET })] : []),
     ],
     callbacks: {
+      redirect({ url, baseUrl }) {
+        return authRedirect(url, baseUrl);
+      },
       jwt({ token, user }) {
         if (user) token.sub = user.id;
         return token;

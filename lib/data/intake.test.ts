@@ -36,6 +36,9 @@ beforeAll(async () => {
   ({ viewer: alice, systemId: acmeSystem } = await member("alice", "Acme"));
   ({ viewer: bob, systemId: otherSystem } = await member("bob", "Other"));
   goldLines = (await readFile(DEMO_GOLD_SEQ, "utf8")).trim().split("\n");
+  // start the checking thread once (it compiles the checker: seconds on a busy machine)
+  const { loadPredictionsOffThread } = await import("@/evaluator/dataset/predictions-off-thread");
+  await loadPredictionsOffThread(DEMO_GOLD_SEQ, []).catch(() => {});
 }, 60_000);
 
 afterAll(async () => t?.close());
@@ -288,6 +291,22 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     await expect(
       intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now: new Date("2026-12-03T11:00:01Z") }),
     ).resolves.toBeTruthy();
+  });
+
+  it("the quota counts per user as well: a second team of one's own does not buy more uploads (issue 15)", async () => {
+    const limits = { ...LIMITS, dailyQuota: 2 };
+    const team = await t.db.team.create({ data: { name: "Acme Two", slug: "acme-two" } });
+    await t.db.teamMember.create({ data: { teamId: team.id, userId: alice.id } });
+    const system = await t.db.system.create({ data: { teamId: team.id, name: "two agent", model: "m", scaffold: "s", contextConfig: "Baseline" } });
+    const { viewerById } = await import("./users");
+    const alice2 = (await viewerById(alice.id))!;
+    await intake.receiveSubmission(alice2, upload(lines(goldLines)), { limits });
+    await intake.receiveSubmission(alice2, upload(lines(goldLines)), { limits });
+    const before = await rowCounts();
+    const refusal = await intake.receiveSubmission(alice2, upload(lines(goldLines), { system: system.id }), { limits }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(LimitError);
+    expect(refusal).toMatchObject({ status: 429, message: expect.stringMatching(/^you have used your daily quota of 2 submission\(s\)/) });
+    expect(await rowCounts()).toEqual(before);
   });
 
   it("two uploads racing for the team's last slot: exactly one is stored", async () => {

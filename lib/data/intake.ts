@@ -20,6 +20,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { z } from "zod";
 import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
+import { loadPredictionsOffThread } from "@/evaluator/dataset/predictions-off-thread";
 import { formatBytes, tooLarge } from "@/evaluator/dataset/records";
 import { env } from "@/env";
 import { ARCHIVE_SNIFF_BYTES, archiveKind } from "@/lib/archive-kind";
@@ -98,9 +99,13 @@ export function intakeLimitsFromEnv(): IntakeLimits {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** How much of the team's daily quota is used, and when the oldest counted submission stops counting. */
-export async function quotaUse(teamId: string, now: Date, client: Tx | typeof db = db): Promise<{ used: number; freesAt: Date | null }> {
-  const where = { system: { teamId }, createdAt: { gt: new Date(now.getTime() - DAY_MS) }, status: { notIn: ["failed", "cancelled"] } };
+/** Whose submissions count together against one daily quota: a team's, or (issue 15) a user's across all their teams. */
+export type QuotaScope = { teamId: string } | { userId: string };
+
+/** How much of the daily quota is used, and when the oldest counted submission stops counting. */
+export async function quotaUse(scope: QuotaScope, now: Date, client: Tx | typeof db = db): Promise<{ used: number; freesAt: Date | null }> {
+  const by = "teamId" in scope ? { system: { teamId: scope.teamId } } : { submittedById: scope.userId };
+  const where = { ...by, createdAt: { gt: new Date(now.getTime() - DAY_MS) }, status: { notIn: ["failed", "cancelled"] } };
   const [used, oldest] = await Promise.all([
     client.submission.count({ where }),
     client.submission.findFirst({ where, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
@@ -108,14 +113,11 @@ export async function quotaUse(teamId: string, now: Date, client: Tx | typeof db
   return { used, freesAt: oldest ? new Date(oldest.createdAt.getTime() + DAY_MS) : null };
 }
 
-function quotaError(teamName: string, quota: number, freesAt: Date | null, now: Date): LimitError {
+function quotaError(who: string, quota: number, freesAt: Date | null, now: Date): LimitError {
   const when = freesAt
     ? `; the next one frees up at ${freesAt.toISOString().slice(0, 16).replace("T", " ")} UTC (in ${waitText(freesAt.getTime() - now.getTime())})`
     : "";
-  return new LimitError(
-    `team ${teamName} has used its daily quota of ${quota} submission(s) in the last 24 hours (failed and cancelled ones do not count)${when}`,
-    429,
-  );
+  return new LimitError(`${who} used ${who === "you have" ? "your" : "its"} daily quota of ${quota} submission(s) in the last 24 hours (failed and cancelled ones do not count)${when}`, 429);
 }
 
 function waitText(ms: number): string {
@@ -298,9 +300,15 @@ export async function receiveSubmission(
     const checkQuota = async (client: Tx | typeof db) => {
       // inside the storing transaction, take the team's row lock first: PostgreSQL (read committed) would
       // otherwise let two transactions both count the same free slot; SQLite's write lock does the same
-      if (client !== db) await client.$executeRaw`UPDATE "Team" SET "name" = "name" WHERE "id" = ${system.teamId}`;
-      const quota = await quotaUse(system.teamId, now, client);
-      if (quota.used >= limits.dailyQuota) throw quotaError(system.team.name, limits.dailyQuota, quota.freesAt, now);
+      if (client !== db) {
+        await client.$executeRaw`UPDATE "Team" SET "name" = "name" WHERE "id" = ${system.teamId}`;
+        await client.$executeRaw`UPDATE "User" SET "name" = "name" WHERE "id" = ${viewer.id}`;
+      }
+      const quota = await quotaUse({ teamId: system.teamId }, now, client);
+      if (quota.used >= limits.dailyQuota) throw quotaError(`team ${system.team.name} has`, limits.dailyQuota, quota.freesAt, now);
+      // per user as well: free teams are unlimited, so a team quota alone is no limit (issue 15)
+      const own = await quotaUse({ userId: viewer.id }, now, client);
+      if (own.used >= limits.dailyQuota) throw quotaError("you have", limits.dailyQuota, own.freesAt, now);
     };
     // before validating (a team over its quota learns it at once), and again inside the
     // storing transaction, so two uploads racing for the last slot cannot both get it
@@ -311,6 +319,8 @@ export async function receiveSubmission(
       datasetVersion: request.dataset_version,
       mode: request.mode,
       predictions: file.path,
+      // CPU-bound: on a worker thread, so one hostile upload cannot stall the site
+      load: loadPredictionsOffThread,
       limits: { maxFileBytes: limits.maxUploadBytes, maxPatchBytes: limits.maxPatchBytes },
       chainIds: request.chains ?? null,
       metadata: request.metadata ?? {},

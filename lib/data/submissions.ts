@@ -45,6 +45,8 @@ export type NewSubmission = {
   mode: Mode;
   /** a predictions JSONL file, validated here, or predictions loadPredictions already gave */
   predictions: string | Predictions;
+  /** how a predictions file is read and checked: the portal's uploads off the request thread (loadPredictionsOffThread) */
+  load?: typeof loadPredictions;
   /** size limits for a predictions file read here (the portal's upload limits); default none */
   limits?: PredictionLimits;
   /** grade only these chains (default: every chain of the version) */
@@ -112,7 +114,7 @@ function predictionRows(predictions: Predictions, chainIds: string[]) {
 export async function createSubmission(input: NewSubmission): Promise<CreatedSubmission> {
   const { datasetVersionId, chains } = await versionChains(input.datasetVersion);
   const predictions =
-    typeof input.predictions === "string" ? await loadPredictions(input.predictions, chains, input.limits) : input.predictions;
+    typeof input.predictions === "string" ? await (input.load ?? loadPredictions)(input.predictions, chains, input.limits) : input.predictions;
   if (typeof input.predictions !== "string") checkParsedPredictions(predictions, chains, input.datasetVersion);
   const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
   const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});

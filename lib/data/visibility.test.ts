@@ -15,6 +15,8 @@ let progress: typeof import("@/evaluator/queue/progress");
 let member: Viewer;
 let outsider: Viewer;
 let reviewer: Viewer;
+/** a site reviewer who is also on the submitting team */
+let teamReviewer: Viewer;
 let systemId: string;
 
 const policy = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
@@ -40,6 +42,7 @@ beforeAll(async () => {
   member = await viewer("alice", alpha.teamId);
   outsider = await viewer("bob", beta.teamId);
   reviewer = await viewer("rita", null, { isReviewer: true });
+  teamReviewer = await viewer("ruth", alpha.teamId, { isReviewer: true });
 }, 60_000);
 
 afterAll(async () => t?.close());
@@ -116,6 +119,14 @@ describe("changeVisibility", () => {
     ]);
   });
 
+  it("refuses a reviewer's decision on their own team's submission (issue 15)", async () => {
+    const id = await completed();
+    await vis.changeVisibility(teamReviewer, id, { action: "request_publication" });
+    await refusedUnchanged(id, () => vis.changeVisibility(teamReviewer, id, { action: "approve" }), ForbiddenError, /own team.*another reviewer/);
+    await refusedUnchanged(id, () => vis.changeVisibility(teamReviewer, id, { action: "reject", reason: "x" }), ForbiddenError, /own team/);
+    expect(await vis.changeVisibility(reviewer, id, { action: "approve" })).toBe("public");
+  });
+
   it("refuses publication before the evaluation completed", async () => {
     const id = await submission();
     await refusedUnchanged(id, () => vis.changeVisibility(member, id, { action: "request_publication" }), ForbiddenError, /queued/);
@@ -188,6 +199,11 @@ describe("rerunSubmission", () => {
     expect(await queue.completeJob({ jobId: fresh.jobId, workerId: "old", bugs: stale })).toEqual({ accepted: false });
     expect(await t.db.bugResult.count({ where: { submissionId: id } })).toBe(0);
     expect(await queue.completeJob({ jobId: fresh.jobId, workerId: fresh.leaseOwner, bugs: stale })).toMatchObject({ accepted: true });
+  });
+
+  it("is refused to a reviewer on the submitting team", async () => {
+    const id = await completed();
+    await refusedUnchanged(id, () => vis.rerunSubmission(teamReviewer, id), ForbiddenError, /own team/);
   });
 
   it("is for reviewers only", async () => {

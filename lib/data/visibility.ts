@@ -16,7 +16,7 @@ import { db } from "@/lib/db";
 import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { visibilitySchema, type AuditAction, type Visibility } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
-import { isEvaluationOpen, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/visibility";
+import { isEvaluationOpen, OWN_TEAM_DECISION, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/visibility";
 import { readableSubmission, scoresForSubmissions, type SubmissionScores } from "./submission-view";
 
 const CHANGED_MEANWHILE = "the submission changed meanwhile; reload the page and try again";
@@ -54,8 +54,9 @@ export async function changeVisibility(viewer: Viewer | null, id: string, input:
  * hand-in are all refused (evaluator/queue/complete.ts).
  */
 export async function rerunSubmission(viewer: Viewer | null, id: string, now: Date = new Date()): Promise<{ jobs: number }> {
-  await readableSubmission(viewer, id);
+  const s = await readableSubmission(viewer, id);
   if (!canReview(viewer)) throw new ForbiddenError("only a reviewer can re-run a submission");
+  if (s.role.team) throw new ForbiddenError(OWN_TEAM_DECISION);
   return db.$transaction(async (tx) => {
     const jobs = await tx.evaluationJob.updateMany({
       where: { submissionId: id },

@@ -1,0 +1,102 @@
+/**
+ * bench/upload-stall: another client's latency while a hostile 100 MB upload
+ * is being checked (issue 15, item 3). This process plays the site: one
+ * thread answers a client's GETs (keep-alive, one request in flight) and
+ * checks the upload the way the portal's intake does (loadPredictionsOffThread).
+ * Measured for each hostile shape, with the same client before (idle) and
+ * during the check:
+ *
+ *   lines   100 MB of "{}" lines (every line a problem)
+ *   array   one 100 MB JSON array [{},{},…]
+ *
+ * and, with --on-thread, the same check on the answering thread for comparison.
+ * Prints requests, p50/p99/max latency and how long the check took. Target:
+ * p99 under 200 ms during the check. Asserts nothing.
+ *
+ * Usage: npm run bench:upload-stall [-- --mb 100 --idle-s 3 --on-thread]
+ */
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { Agent, createServer, get } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadPredictions } from "@/evaluator/dataset/predictions";
+import { loadPredictionsOffThread } from "@/evaluator/dataset/predictions-off-thread";
+import { ascending, fmt, quantile } from "./support";
+
+const { values: args } = parseArgs({ options: { mb: { type: "string", default: "100" }, "idle-s": { type: "string", default: "3" }, "on-thread": { type: "boolean", default: false } } });
+const BYTES = Number(args.mb) * 1024 * 1024;
+const LIMITS = { maxFileBytes: BYTES, maxPatchBytes: 2048 * 1024 };
+
+async function hostile(dir: string, shape: "lines" | "array"): Promise<string> {
+  const path = join(dir, `${shape}.json`);
+  const out = createWriteStream(path);
+  const unit = shape === "lines" ? "{}\n" : "{},";
+  const chunk = unit.repeat(1 << 20);
+  if (shape === "array") out.write("[");
+  for (let n = 1; n + chunk.length < BYTES; n += chunk.length) if (!out.write(chunk)) await once(out, "drain");
+  out.end(shape === "array" ? "{}]" : "{}\n");
+  await once(out, "finish");
+  return path;
+}
+
+/** The other client: sequential GETs until `until` settles (or for `ms`), each one's latency in ms. */
+async function client(port: number, until: Promise<unknown>): Promise<number[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let done = false;
+  void until.finally(() => (done = true));
+  const latencies: number[] = [];
+  while (!done) {
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) =>
+      get({ host: "127.0.0.1", port, path: "/api/v1/dataset", agent }, (res) => res.resume().on("end", resolve)).on("error", reject),
+    );
+    latencies.push(performance.now() - t0);
+  }
+  agent.destroy();
+  return latencies;
+}
+
+function report(label: string, latencies: number[], checkMs?: number): void {
+  const s = ascending(latencies);
+  const check = checkMs === undefined ? "" : `  check ${fmt(checkMs / 1000, 2)} s`;
+  console.log(`${label.padEnd(26)} ${String(s.length).padStart(6)} req  p50 ${fmt(quantile(s, 0.5), 2).padStart(7)} ms  p99 ${fmt(quantile(s, 0.99), 2).padStart(7)} ms  max ${fmt(s.at(-1) ?? NaN, 1).padStart(7)} ms${check}`);
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "chainswe-bench-stall-"));
+  const body = JSON.stringify({ versions: [{ version: "v1", chains: 80 }] });
+  const server = createServer((_req, res) => res.setHeader("content-type", "application/json").end(body)).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as { port: number }).port;
+  try {
+    const idleFor = new Promise((r) => setTimeout(r, Number(args["idle-s"]) * 1000));
+    report("idle", await client(port, idleFor));
+    const loaders: [string, typeof loadPredictions][] = [["off-thread (the site)", loadPredictionsOffThread]];
+    if (args["on-thread"]) loaders.push(["on-thread (comparison)", loadPredictions]);
+    for (const shape of ["lines", "array"] as const) {
+      const path = await hostile(dir, shape);
+      for (const [name, load] of loaders) {
+        const t0 = performance.now();
+        const check = load(path, [], LIMITS).then(
+          () => "accepted",
+          (e: unknown) => (e as Error).name,
+        );
+        const latencies = await client(port, check);
+        report(`${shape} ${name}`, latencies, performance.now() - t0);
+        console.log(`${"".padEnd(26)} outcome: ${await check}`);
+      }
+      await rm(path, { force: true });
+    }
+  } finally {
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { authRedirect, sameSitePath } from "./safe-redirect";
+
+describe("sameSitePath", () => {
+  it.each(["/teams", "/submissions/abc?tab=logs#x", "/", "/a%2F%2Fb"])("keeps the same-site path %s", (p) => {
+    expect(sameSitePath(p, "/teams")).toBe(p);
+  });
+
+  it.each([
+    ["tab", "/\t/evil.example:3000/pwned"],
+    ["newline", "/\n/evil.example/pwned"],
+    ["carriage return", "/\r/evil.example"],
+    ["protocol-relative", "//evil.example"],
+    ["backslash", "/\\evil.example"],
+    ["backslash after a tab", "/\t\\evil.example"],
+    ["absolute", "https://evil.example/"],
+    ["javascript", "javascript:alert(1)"],
+    ["empty", ""],
+    ["NUL", "/teams\u0000"],
+  ])("refuses %s", (_name, p) => {
+    expect(sameSitePath(p, "/teams")).toBe("/teams");
+  });
+
+  it("takes the first of repeated parameters and refuses non-strings", () => {
+    expect(sameSitePath(["/account", "//evil"], "/teams")).toBe("/account");
+    expect(sameSitePath(undefined, "/teams")).toBe("/teams");
+    expect(sameSitePath(42, "/teams")).toBe("/teams");
+  });
+});
+
+describe("authRedirect", () => {
+  const base = "http://localhost:3000";
+  it("keeps same-origin targets", () => {
+    expect(authRedirect("/teams", base)).toBe("http://localhost:3000/teams");
+    expect(authRedirect("http://localhost:3000/account", base)).toBe("http://localhost:3000/account");
+  });
+  it.each(["/\t/evil.example", "//evil.example", "https://evil.example/x", "http://localhost:3000\n.evil.example", "https://localhost:3000/"])(
+    "sends %j home",
+    (u) => {
+      expect(new URL(authRedirect(u, base)).origin).toBe(base);
+      expect(authRedirect(u, base)).not.toContain("evil");
+    },
+  );
+});
