@@ -60,14 +60,28 @@ async function firstNonSpaceChar(path: string): Promise<string | null> {
 
 const NEWLINE = 0x0a;
 
-/** The file's lines as strings (without "\n" or "\r\n"), counting bytes as they are read. */
-async function* readLines(path: string, opts: ReadOptions): AsyncGenerator<string> {
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+/**
+ * Strict UTF-8, or null: a record is refused whole rather than stored with
+ * U+FFFD where its bytes were (a patch that would no longer be what was sent).
+ */
+function strictText(bytes: Uint8Array): string | null {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+const NOT_UTF8 = "not valid UTF-8 text: refused rather than stored with replacement characters; send the file as UTF-8";
+
+/** The file's lines as strings (without "\n" or "\r\n"; null for a line that is not UTF-8), counting bytes as they are read. */
+async function* readLines(path: string, opts: ReadOptions): AsyncGenerator<string | null> {
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   let bytes = 0;
   let pending: Buffer[] = [];
-  const text = (parts: Buffer[]): string => {
-    const s = (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString("utf8");
-    return s.endsWith("\r") ? s.slice(0, -1) : s;
+  const text = (parts: Buffer[]): string | null => {
+    const s = strictText(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+    return s?.endsWith("\r") ? s.slice(0, -1) : s;
   };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -105,6 +119,10 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
   let n = 0;
   for await (const text of readLines(path, opts)) {
     n++;
+    if (text === null) {
+      yield { line: n, error: NOT_UTF8 };
+      continue;
+    }
     if (text.trim() === "") continue;
     try {
       yield { line: n, value: JSON.parse(text) };
@@ -151,10 +169,14 @@ export function* arrayRecords(bytes: Buffer): Generator<RawRecord> {
       yield { line: n, error: "malformed JSON array: it does not end with ]" };
       return;
     }
-    try {
-      yield { line: n, value: JSON.parse(bytes.toString("utf8", start, i)) as unknown };
-    } catch (e) {
-      yield { line: n, error: `malformed JSON in array element ${n}: ${(e as Error).message}` };
+    const element = strictText(bytes.subarray(start, i));
+    if (element === null) yield { line: n, error: `array element ${n} is ${NOT_UTF8}` };
+    else {
+      try {
+        yield { line: n, value: JSON.parse(element) as unknown };
+      } catch (e) {
+        yield { line: n, error: `malformed JSON in array element ${n}: ${(e as Error).message}` };
+      }
     }
     if (bytes[i] === CLOSE_BRACKET) return yield* trailing(bytes, i + 1, n);
     i++; // the comma
