@@ -85,7 +85,8 @@ describe("chainswe worker", () => {
     await first.exited;
     const killed = await db.evaluationJob.findFirstOrThrow({ where: { submissionId: s.id, continuousId: "dateranges-chain-1" } });
     expect(killed).toMatchObject({ status: "running", leaseOwner: "first/0", attempts: 1 });
-    expect(await sandboxesOf(s.id)).toHaveLength(1); // the dead worker's container runs on
+    // the dead worker's containers run on (the chain's states container, bug 1's, bug 2's started ahead: some of them)
+    expect((await sandboxesOf(s.id)).length).toBeGreaterThanOrEqual(1);
 
     const second = startWorker("second");
     await waitFor("the submission to complete", async () => (await submissions.getSubmissionProgress(s.id))!.status !== "running");
