@@ -80,6 +80,9 @@ export async function startSite(opts: { dbUrl: string; port: number; env?: Recor
       NEXTAUTH_URL: url,
       CHAINSWE_SITE_WORKERS: "1",
       CHAINSWE_LEASE_S: "6",
+      // the tests stand in for a trusted proxy: signin-limit gives each test client an address of its
+      // own through X-Forwarded-For (the origin check still compares with NEXTAUTH_URL)
+      CHAINSWE_TRUST_PROXY: "1",
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
