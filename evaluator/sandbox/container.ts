@@ -225,15 +225,6 @@ export class Sandbox {
     }
   }
 
-  /** Writes files into the container (no mounts): absolute paths → content. */
-  async putFiles(files: Record<string, string | Buffer>): Promise<void> {
-    try {
-      await this.container.putArchive(await tarOf(files), { path: "/" });
-    } catch (e) {
-      throw new EnvironmentError(`cannot copy files into ${this.image}: ${coerceError(e).message}`);
-    }
-  }
-
   /** Always safe to call, also twice at once; the container and its anonymous volumes are gone afterwards. */
   remove(): Promise<void> {
     // one removal per container, however many callers (the chain's finally, Ctrl-C) ask

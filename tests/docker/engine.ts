@@ -6,7 +6,7 @@
  */
 import { docker } from "@/evaluator/sandbox";
 
-/** Ids of the sandbox containers (reference copies included) this test file made, with `labels` too. */
+/** Ids of the sandbox containers this test file made, with `labels` too. */
 export async function ownSandboxes(...labels: string[]): Promise<string[]> {
   const tag = process.env.CHAINSWE_SANDBOX_TAG;
   if (!tag) throw new Error("CHAINSWE_SANDBOX_TAG is not set: tests/docker/setup.ts is the docker project's setup file");

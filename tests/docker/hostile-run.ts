@@ -27,7 +27,7 @@ export function withProbe(chain: Chain, probe: string, at: "before" | "after" = 
   return { ...chain, bug_fixes: chain.bug_fixes.map((b) => ({ ...b, test_cmds: cmds(b.test_cmds) })) };
 }
 
-/** Every container (sandbox and reference copy) labelled with the chain. */
+/** Every container labelled with the chain (the states container and each bug's). */
 export async function containersOf(chainId: string): Promise<string[]> {
   const list = await docker().listContainers({ all: true, filters: { label: [`chainswe.chain=${chainId}`] } });
   return list.map((c) => c.Id);
