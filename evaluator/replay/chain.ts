@@ -15,6 +15,7 @@
  * bug's container holds no gold state of a later bug (nor of its own).
  */
 import { randomBytes } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
 import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from "@/evaluator/diff";
 import { gradeBug, graderProvenance } from "@/evaluator/grading";
 import { getLogParser } from "@/evaluator/parsers";
@@ -25,7 +26,7 @@ import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
 import type { ApplyMethod, GradedBug } from "@/lib/schemas/results";
 import { bugLogText } from "./log";
-import { STATES_DIR, STATE_DIFF, STATE_PATHS, chainStatesScript, goldDiffPath, goldFixPath, gradedStateScript, replayModelPath, taggedLines, testScript } from "./scripts";
+import { STATE_DIFF, STATE_PATHS, WORK_DIR, chainStatesScript, goldStateDir, stateDir, goldDiffPath, goldFixPath, gradedStateScript, replayModelPath, taggedLines, testScript, type StatesScriptBug } from "./scripts";
 
 export type BugArtifacts = { bug: GradedBug; log: string; modelPatch: string };
 
@@ -105,23 +106,9 @@ const STATES_TIMEOUT_MS = 600_000;
 /** What one run of the states script built: the gold states (first run only), G(0..n-1) as diffs when asked, and its bugs' states. */
 export type StatesRun = { atBase: boolean; gold: string[]; goldStarts: StateDiff[]; states: BuiltState[] };
 
-/**
- * Builds graded states S(k) for `bugs` (a run of the chain's bugs, in order) in
- * one exec, in a container where no code of the repository or the submission
- * ever runs, and takes each out as a diff from the base commit. It builds the
- * gold states G(0..build) first, or takes them from an earlier run in the same
- * container. Dataset errors name the bug.
- */
-export async function buildStates(
-  sandbox: Sandbox,
-  input: ChainReplayInput,
-  bugs: Bug[],
-  opts: { gold: { build: number } | { known: string[] }; startState?: string; goldDiffs?: boolean },
-): Promise<StatesRun> {
-  const { chain } = input;
-  const token = newToken();
-  const files = "build" in opts.gold ? goldFiles(chain, opts.gold.build) : {};
-  const planned = bugs.map((bug) => {
+/** The files and script input the states script needs for `bugs`; their model and test patches are added to `files`. */
+function planBugs(input: ChainReplayInput, bugs: Bug[], files: Record<string, string>): StatesScriptBug[] {
+  return bugs.map((bug) => {
     // each bug's own test patch, whether or not its gold state is built in this run
     files[goldDiffPath(bug.order)] = bug.test_patch;
     const patch = input.predictions.get(bug.order)?.model_patch ?? "";
@@ -130,18 +117,18 @@ export async function buildStates(
     const patchPaths = [...new Set([...(usable ? touchedFiles(patch) : []), ...touchedFiles(bug.test_patch)])];
     return { order: bug.order, hasModelPatch: usable, testFiles: parseUnifiedDiff(bug.test_patch) ?? [], patchPaths };
   });
-  const mode = input.mode === "oracle" ? "oracle" : "seq";
-  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode, bugs: planned, length: chain.bug_fixes.length, gold: opts.gold, startState: opts.startState, goldDiffs: opts.goldDiffs });
-  const result = await sandbox.exec(script, { files, timeoutMs: STATES_TIMEOUT_MS });
-  const { output } = result;
-  const gold = "build" in opts.gold ? parseGoldStates(output, `${token}-gold`, chain, opts.gold.build) : opts.gold.known;
+}
+
+type BuiltInPlace = Omit<BuiltState, "diff" | "paths">;
+
+/**
+ * Each bug's state as the states script reports it: how its patches went in,
+ * its commit and tree, its own lines. `failed` describes the run when a bug's
+ * lines are missing. Dataset errors name the bug.
+ */
+function parseBuilt(output: string, token: string, chain: Chain, bugs: Bug[], failed: () => string): BuiltInPlace[] {
   const lines = output.split("\n");
-  const partial = (bug: Bug) => {
-    const detail = result.timedOut ? `timed out after ${STATES_TIMEOUT_MS / 1000} s` : `exit ${result.exitCode}`;
-    return new EnvironmentError(`building the state of bug ${bug.order} failed (${detail}):\n${output.slice(-4000)}`);
-  };
-  const built: Omit<BuiltState, "diff" | "paths">[] = [];
-  for (const bug of bugs) {
+  return bugs.map((bug) => {
     const own = `${token}-${bug.order}`;
     const tags = taggedLines(output, own);
     if (tags.some((t) => t.key === "TESTPATCH_FAILED")) {
@@ -150,55 +137,165 @@ export async function buildStates(
     const method = tags.find((t) => t.key === "METHOD")?.rest;
     const commit = tags.find((t) => t.key === "STATE")?.rest;
     const tree = tags.find((t) => t.key === "TREE")?.rest;
-    if (!method || !commit || !tree) throw partial(bug);
+    if (!method || !commit || !tree) {
+      throw new EnvironmentError(`building the state of bug ${bug.order} failed (${failed()}):\n${output.slice(-4000)}`);
+    }
     const begin = lines.indexOf(`${own} BEGIN`);
     const end = lines.indexOf(`${own} TREE ${tree}`);
-    built.push({
+    return {
       method: method === "none" ? null : (method as ApplyMethod),
       discarded: tags.filter((t) => t.key === "DISCARDED").map((t) => t.rest),
       commit,
       tree,
       setupLog: lines.slice(begin + 1, end).join("\n"),
-    });
-  }
+    };
+  });
+}
+
+/** A run of the states script under way: each bug's state as soon as it is built, and the whole run once the script ends. */
+export type StatesUnderWay = {
+  /** aligned with the run's bugs, with whether the image's /testbed was the base commit, clean (AT_BASE); each rejects with the run's error if the script fails before that state */
+  ready: Promise<BuiltState & { atBase: boolean }>[];
+  done: Promise<StatesRun>;
+};
+
+/** Copies one state's directory out of the container. */
+async function fetchState(sandbox: Sandbox, dir: string, what: string): Promise<Omit<StateDiff, "tree">> {
   let archive: Map<string, Buffer>;
   try {
-    archive = await filesOfTar(await sandbox.container.getArchive({ path: STATES_DIR }));
+    archive = await filesOfTar(await sandbox.container.getArchive({ path: dir }));
   } catch (e) {
-    throw new EnvironmentError(`cannot copy the built states out of the container: ${coerceError(e).message}`);
+    throw new EnvironmentError(`cannot copy the state of ${what} out of the container: ${coerceError(e).message}`);
   }
-  const take = (name: string, what: string) => {
-    const diff = archive.get(`states/${name}.diff`);
-    const paths = archive.get(`states/${name}.paths`);
-    if (!diff || !paths) throw new EnvironmentError(`the states script left no diff for ${what}`);
-    return { diff, paths };
-  };
-  const states = built.map((b, i) => ({ ...b, ...take(String(bugs[i]!.order), `bug ${bugs[i]!.order}`) }));
-  const goldTags = taggedLines(output, `${token}-gold`);
-  const goldStarts = opts.goldDiffs
-    ? gold.slice(0, -1).map((_, k) => {
-        const tree = goldTags.find((t) => t.key === `TREE${k}`)?.rest;
-        if (!tree) throw new EnvironmentError(`the states script left no tree for G(${k})`);
-        return { tree, ...take(`g${k}`, `G(${k})`) };
-      })
-    : [];
-  return { atBase: taggedLines(output, token).some((t) => t.key === "AT_BASE"), gold, goldStarts, states };
+  const name = dir.slice(dir.lastIndexOf("/") + 1);
+  const diff = archive.get(`${name}/state.diff`);
+  const paths = archive.get(`${name}/state.paths`);
+  if (!diff || !paths) throw new EnvironmentError(`the states script left no diff for ${what}`);
+  return { diff, paths };
 }
 
 /**
- * Puts S(k) into the bug's container and runs its tests in one exec: the
- * trusted part prints tagged lines, then a `<token> RUN` line, then the test
- * command runs. Everything after the first RUN line is test output; the time
- * limit counts from it.
+ * Builds graded states S(k) for `bugs` (a run of the chain's bugs, in order) in
+ * one exec, in a container where no code of the repository or the submission
+ * ever runs, and copies each out as a diff from the base commit as soon as the
+ * script has left it, while the script goes on. It builds the gold states
+ * G(0..build) along the way, or takes them from an earlier run in the same
+ * container. Dataset errors name the bug.
  */
-async function runBug(sandbox: Sandbox, chain: Chain, bug: Bug, built: BuiltState, atBase: boolean, timeoutS: number): Promise<ExecResult> {
+export function startStates(
+  sandbox: Sandbox,
+  input: ChainReplayInput,
+  bugs: Bug[],
+  opts: { gold: { build: number } | { known: string[] }; startState?: string; goldDiffs?: boolean },
+): StatesUnderWay {
+  const { chain } = input;
+  const token = newToken();
+  const files = "build" in opts.gold ? goldFiles(chain, opts.gold.build) : {};
+  const planned = planBugs(input, bugs, files);
+  const mode = input.mode === "oracle" ? "oracle" : "seq";
+  const script = chainStatesScript({ token, baseCommit: chain.base_commit, mode, bugs: planned, length: chain.bug_fixes.length, gold: opts.gold, startState: opts.startState, goldDiffs: opts.goldDiffs });
+  const waiting = bugs.map((bug) => {
+    let resolve: (s: BuiltState & { atBase: boolean }) => void = () => {};
+    let reject: (e: unknown) => void = () => {};
+    const promise = new Promise<BuiltState & { atBase: boolean }>((res, rej) => ((resolve = res), (reject = rej)));
+    promise.catch(() => {});
+    return { bug, promise, resolve, reject, copying: null as Promise<void> | null };
+  });
+  // each state is copied out once its TREE line has arrived: its files are complete by then
+  const decoder = new StringDecoder("utf8");
+  let soFar = "";
+  let scanned = 0;
+  const onOutput = (chunk: Buffer) => {
+    soFar += decoder.write(chunk);
+    const end = soFar.lastIndexOf("\n") + 1;
+    if (end <= scanned) return;
+    const fresh = soFar.slice(scanned, end);
+    scanned = end;
+    for (const w of waiting) {
+      if (w.copying || !fresh.includes(`${token}-${w.bug.order} TREE `)) continue;
+      const output = soFar.slice(0, end);
+      w.copying = (async () => {
+        const [built] = parseBuilt(output, token, chain, [w.bug], () => "the script is still running");
+        const atBase = taggedLines(output, token).some((t) => t.key === "AT_BASE");
+        w.resolve({ ...built!, atBase, ...(await fetchState(sandbox, stateDir(w.bug.order), `bug ${w.bug.order}`)) });
+      })().catch(w.reject);
+    }
+  };
+  const done = (async (): Promise<StatesRun> => {
+    try {
+      const result = await sandbox.exec(script, { files, timeoutMs: STATES_TIMEOUT_MS, onOutput });
+      const { output } = result;
+      const gold = "build" in opts.gold ? parseGoldStates(output, `${token}-gold`, chain, opts.gold.build) : opts.gold.known;
+      parseBuilt(output, token, chain, bugs, () => (result.timedOut ? `timed out after ${STATES_TIMEOUT_MS / 1000} s` : `exit ${result.exitCode}`));
+      const states = await Promise.all(waiting.map((w) => w.promise));
+      const goldTags = taggedLines(output, `${token}-gold`);
+      const goldStarts = opts.goldDiffs
+        ? await Promise.all(
+            gold.slice(0, -1).map(async (_, k) => {
+              const tree = goldTags.find((t) => t.key === `TREE${k}`)?.rest;
+              if (!tree) throw new EnvironmentError(`the states script left no tree for G(${k})`);
+              return { tree, ...(await fetchState(sandbox, goldStateDir(k), `G(${k})`)) };
+            }),
+          )
+        : [];
+      return { atBase: taggedLines(output, token).some((t) => t.key === "AT_BASE"), gold, goldStarts, states };
+    } catch (e) {
+      for (const w of waiting) w.reject(e);
+      throw e;
+    }
+  })();
+  done.catch(() => {});
+  return { ready: waiting.map((w) => w.promise), done };
+}
+
+/** startStates, awaited whole. */
+export function buildStates(...args: Parameters<typeof startStates>): Promise<StatesRun> {
+  return startStates(...args).done;
+}
+
+/** A bug's setup as the grade reports it, and its test run. */
+type BugRun = { built: Pick<BuiltState, "method" | "discarded" | "setupLog">; run: ExecResult };
+
+/** Splits an exec's output at its `<token> RUN` line: the trusted setup before it, the test output after it (null: no such line). */
+function splitAtRun(output: string, run: string): { setup: string; tests: string | null } {
+  const cut = output.indexOf(`${run}\n`);
+  return cut < 0 ? { setup: output, tests: null } : { setup: output.slice(0, cut), tests: output.slice(cut + run.length + 1) };
+}
+
+/**
+ * Bug 1 starts from the base commit, which its fresh container already holds:
+ * the states script for bug 1 alone (no gold state but G(0), so no gold fix
+ * enters the container) builds S(1) in place, then its tests run — one exec,
+ * and no wait for the container that builds the other states. Returns S(1)'s
+ * tree too, which the states container's S(1) must match.
+ */
+async function runFirstBug(sandbox: Sandbox, input: ChainReplayInput, bug: Bug, onTests: () => void): Promise<BugRun & { tree: string }> {
+  const { chain } = input;
   const token = newToken();
   const run = `${token} RUN`;
-  const script = [gradedStateScript(token, chain.base_commit, atBase), `echo "${run}"`, testScript(bug.test_cmds)].join("\n");
-  const result = await sandbox.exec(script, { files: stateFiles(built), phaseMarker: run, timeoutMs: timeoutS * 1000, watchDisk: true });
-  const cut = result.output.indexOf(`${run}\n`);
-  checkEntered(result.output.slice(0, cut < 0 ? undefined : cut), token, built, `bug ${bug.order}`, cut >= 0 ? null : result.exitCode);
-  return { ...result, output: result.output.slice(cut + run.length + 1) };
+  const files: Record<string, string> = {};
+  const planned = planBugs(input, [bug], files);
+  const mode = input.mode === "oracle" ? "oracle" : "seq";
+  const setup = chainStatesScript({ token, baseCommit: chain.base_commit, mode, bugs: planned, length: chain.bug_fixes.length, gold: { build: 0 }, leave: false });
+  const script = [setup, `rm -rf ${WORK_DIR}`, `echo "${run}"`, testScript(bug.test_cmds)].join("\n");
+  const result = await sandbox.exec(script, { files, phaseMarker: run, timeoutMs: input.testTimeoutS * 1000, watchDisk: true, onPhase: onTests });
+  const { setup: setupOutput, tests } = splitAtRun(result.output, run);
+  parseGoldStates(setupOutput, `${token}-gold`, chain, 0);
+  const [built] = parseBuilt(setupOutput, token, chain, [bug], () => `exit ${result.exitCode}`);
+  if (tests === null) throw new EnvironmentError(`bug ${bug.order}'s setup did not finish (exit ${result.exitCode}):\n${setupOutput.slice(-4000)}`);
+  return { built: built!, tree: built!.tree, run: { ...result, output: tests } };
+}
+
+/**
+ * Runs a bug's tests in its container, which already holds its graded state
+ * (enterState): the measured phase and its time limit start at the RUN line.
+ */
+async function runTests(sandbox: Sandbox, input: ChainReplayInput, bug: Bug, onTests: () => void): Promise<ExecResult> {
+  const run = `${newToken()} RUN`;
+  const result = await sandbox.exec(`echo "${run}"\n${testScript(bug.test_cmds)}`, { phaseMarker: run, timeoutMs: input.testTimeoutS * 1000, watchDisk: true, onPhase: onTests });
+  const { tests } = splitAtRun(result.output, run);
+  if (tests === null) throw new EnvironmentError(`bug ${bug.order}'s test run did not start (exit ${result.exitCode}):\n${result.output.slice(-4000)}`);
+  return { ...result, output: tests };
 }
 
 const stateFiles = (state: StateDiff) => ({ [STATE_DIFF]: state.diff, [STATE_PATHS]: state.paths });
@@ -226,7 +323,7 @@ function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
   return meta;
 }
 
-async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogParser, bug: Bug, built: BuiltState, atBase: boolean): Promise<BugArtifacts> {
+function gradeOne(input: ChainReplayInput, parser: LogParser, bug: Bug, { built, run }: BugRun): BugArtifacts {
   const prediction = input.predictions.get(bug.order);
   const patch = prediction?.model_patch ?? "";
   const unsafe = unsafePaths(patch);
@@ -234,9 +331,7 @@ async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogPa
     method: built.method,
     discarded: built.discarded,
     setupLog: (unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "") + built.setupLog,
-    run: await runBug(sandbox, input.chain, bug, built, atBase, input.testTimeoutS),
   };
-  const { run } = prep;
   const token = newToken();
   // The output of an overflowing run is not trusted: the real summary may be out of view.
   const parsed = run.truncated ? { observations: new Map() } : parser(run.output);
@@ -281,10 +376,12 @@ async function gradeOne(sandbox: Sandbox, input: ChainReplayInput, parser: LogPa
 }
 
 /**
- * Grades every bug of the chain. The states are built first, in a container of
- * their own; each bug then runs in a fresh container that receives its graded
- * state, started while the work before it runs (bug 1's beside the states'
- * container). `onBug` sees each result as it lands.
+ * Grades every bug of the chain. Bug 1 builds its own state in its container
+ * (runFirstBug) while another container builds every state (no code but git
+ * and patch ever runs there); each later bug runs in a fresh container that
+ * receives its graded state. Each next container starts once the tests before
+ * it run, not beside the setup that precedes them. `onBug` sees each result as
+ * it lands.
  */
 export async function replayChain(
   containers: ChainContainers,
@@ -293,37 +390,78 @@ export async function replayChain(
 ): Promise<BugArtifacts[]> {
   const { chain } = input;
   const parser = checkChainForReplay(chain);
+  const n = chain.bug_fixes.length;
   containers.prepare();
-  containers.prepare();
-  const builder = await containers.take();
-  // bug 1's state needs only G(0): it comes first, and its tests run while the
-  // container builds the gold states (a gold or test patch that does not apply
-  // is found there) and the other bugs' states
-  let first: StatesRun;
-  let rest: Promise<BuiltState[]>;
-  try {
-    first = await buildStates(builder, input, chain.bug_fixes.slice(0, 1), { gold: { build: 0 } });
-    const n = chain.bug_fixes.length;
-    rest = n > 1 ? buildStates(builder, input, chain.bug_fixes.slice(1), { gold: { build: n }, startState: first.states[0]!.commit }).then((r) => r.states) : Promise.resolve([]);
-  } catch (e) {
-    containers.retire(builder, "states");
-    throw e;
-  }
-  // awaited by bug 2; a failure is the chain's error from there
-  rest.catch(() => {});
-  void rest.finally(() => containers.retire(builder, "states")).catch(() => {});
+  if (n > 1) containers.prepare("states");
+  // every state, bug 1's too: Seq starts bug 2 from it, and bug 1's container must have built the same tree;
+  // each is copied out as soon as it is built
+  const states: Promise<StatesUnderWay | null> =
+    n > 1
+      ? containers.take("states").then((builder) => {
+          const underWay = startStates(builder, input, chain.bug_fixes, { gold: { build: n } });
+          void underWay.done.finally(() => containers.retire(builder, "states")).catch(() => {});
+          return underWay;
+        })
+      : Promise.resolve(null);
+  states.catch(() => {});
+  // bug i+1's container is started and given its state while bug i's tests run: no code has run in it yet
+  type Entered = { sandbox: Sandbox; built: BuiltState; firstTree: string };
+  const enter = (i: number): Promise<Entered> => {
+    const entering = (async () => {
+      const sandbox = await containers.take();
+      try {
+        const underWay = (await states)!;
+        const [s1, built] = await Promise.all([underWay.ready[0]!, underWay.ready[i]!]);
+        await enterState(sandbox, chain, built, s1.atBase, `bug ${chain.bug_fixes[i]!.order}`);
+        return { sandbox, built, firstTree: s1.tree };
+      } catch (e) {
+        containers.retire(sandbox, `bug ${chain.bug_fixes[i]!.order}`);
+        throw e;
+      }
+    })();
+    // awaited by the bug's turn; a failure is the chain's error from there
+    entering.catch(() => {});
+    return entering;
+  };
+  let next: Promise<Entered> | null = null;
+  const enterNext = (i: number) => () => {
+    if (i + 1 < n) next ??= enter(i + 1);
+  };
   const out: BugArtifacts[] = [];
+  let firstTree = "";
   for (const [i, bug] of chain.bug_fixes.entries()) {
-    const state = i === 0 ? first.states[0]! : (await rest)[i - 1]!;
-    const sandbox = await containers.take();
-    if (i + 1 < chain.bug_fixes.length) containers.prepare();
-    try {
-      const result = await gradeOne(sandbox, input, parser, bug, state, first.atBase);
-      out.push(result);
-      await onBug(result);
-    } finally {
-      containers.retire(sandbox, `bug ${bug.order}`);
+    let sandbox: Sandbox;
+    let bugRun: BugRun;
+    if (i === 0) {
+      sandbox = await containers.take();
+      try {
+        const first = await runFirstBug(sandbox, input, bug, enterNext(i));
+        firstTree = first.tree;
+        bugRun = first;
+      } catch (e) {
+        containers.retire(sandbox, `bug ${bug.order}`);
+        throw e;
+      }
+    } else {
+      const entered = await (next ?? enter(i));
+      next = null;
+      sandbox = entered.sandbox;
+      try {
+        if (entered.firstTree !== firstTree) {
+          throw new EnvironmentError(`bug 1's container built tree ${firstTree}, the states container ${entered.firstTree}: the replay is not deterministic here`);
+        }
+        bugRun = { built: entered.built, run: await runTests(sandbox, input, bug, enterNext(i)) };
+      } catch (e) {
+        containers.retire(sandbox, `bug ${bug.order}`);
+        throw e;
+      }
     }
+    containers.retire(sandbox, `bug ${bug.order}`);
+    const result = gradeOne(input, parser, bug, bugRun);
+    out.push(result);
+    await onBug(result);
   }
+  // a gold patch after the last state may still not apply: the chain's error
+  await (await states)?.done;
   return out;
 }

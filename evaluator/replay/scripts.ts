@@ -17,11 +17,14 @@ export const replayModelPath = (order: number) => `${WORK_DIR}/replay/${order}.m
 export const GIT_ASIDE = `${WORK_DIR}/git-aside`;
 /** Where the states script leaves graded state k as a diff from the base commit, and its paths. */
 export const STATES_DIR = `${WORK_DIR}/states`;
-export const stateDiffPath = (order: number) => `${STATES_DIR}/${order}.diff`;
-export const statePathsPath = (order: number) => `${STATES_DIR}/${order}.paths`;
+/** Each state in a directory of its own, so that it can be copied out as soon as it is built. */
+export const stateDir = (order: number) => `${STATES_DIR}/${order}`;
+export const stateDiffPath = (order: number) => `${stateDir(order)}/state.diff`;
+export const statePathsPath = (order: number) => `${stateDir(order)}/state.paths`;
 /** The gold state G(k) as a diff from the base commit, and its paths (goldDiffs). */
-export const goldStateDiffPath = (k: number) => `${STATES_DIR}/g${k}.diff`;
-export const goldStatePathsPath = (k: number) => `${STATES_DIR}/g${k}.paths`;
+export const goldStateDir = (k: number) => `${STATES_DIR}/g${k}`;
+export const goldStateDiffPath = (k: number) => `${goldStateDir(k)}/state.diff`;
+export const goldStatePathsPath = (k: number) => `${goldStateDir(k)}/state.paths`;
 /** Where a bug's container receives its graded state. */
 export const STATE_DIFF = `${WORK_DIR}/state.diff`;
 export const STATE_PATHS = `${WORK_DIR}/state.paths`;
@@ -39,20 +42,31 @@ export function rev(commit: string): string {
   return /^\$[A-Z][A-Z0-9_]*$/.test(commit) ? `"${commit}"` : q(commit);
 }
 
-const GIT_SETUP = [
-  "git config core.hooksPath /dev/null",
-  "git config user.name chainswe",
-  "git config user.email chainswe@localhost",
-  "git config commit.gpgsign false",
-  "git config core.autocrlf false",
-  "git config gc.auto 0",
+/**
+ * The repository's git settings for the replay, appended to .git/config by
+ * the shell alone (a `git config` per key costs a process each, on every
+ * chain's critical path); a repeated section is valid and its last value wins.
+ */
+const GIT_SETUP = `printf '%s\\n' ${[
+  "[core]",
+  "\thooksPath = /dev/null",
+  "\tautocrlf = false",
   // a container's files have other inode, device and ctime than the index
   // recorded (image layers, a fresh container): without these, git would
   // rewrite every tracked file at the first reset, in proportion to the
   // repository's size instead of to what changed
-  "git config core.checkStat minimal",
-  "git config core.trustctime false",
-].join("\n");
+  "\tcheckStat = minimal",
+  "\ttrustctime = false",
+  "[user]",
+  "\tname = chainswe",
+  "\temail = chainswe@localhost",
+  "[commit]",
+  "\tgpgsign = false",
+  "[gc]",
+  "\tauto = 0",
+]
+  .map((l) => q(l))
+  .join(" ")} >> .git/config`;
 
 /**
  * Commits are reproducible (fixed author, committer and dates): the same
@@ -112,6 +126,32 @@ function restoreHiddenTests(goldPrev: string, files: DiffFile[]): string[] {
     ...(created.length ? [`rm -rf -- ${created.map(q).join(" ")}`] : []),
   ];
 }
+/** The gold states are built in an index of their own, with no work tree: git reads only the trees and the patches, never the repository's files. */
+const GOLD_INDEX = `GIT_INDEX_FILE=${WORK_DIR}/gold.index`;
+
+/** Sets git up, sets G0 to the base commit (`<token> NOBASE` and exit 3 when the image lacks it) and starts the gold index there. */
+function goldStart(token: string, baseCommit: string, length: number): string[] {
+  return [
+    "cd /testbed",
+    // a container's one run that builds gold states sets git up first
+    GIT_SETUP,
+    `G0=$(git rev-parse -q --verify ${q(`${baseCommit}^{commit}`)}) || { echo "${token} NOBASE"; exit 3; }`,
+    `echo "${token} G0 $G0"`,
+    ...(length > 0 ? [`${GOLD_INDEX} git read-tree "$G0"`] : []),
+  ];
+}
+
+/** G(k) = G(k-1) + test patch k + gold patch k, as the shell variable G<k>; `<token> BROKEN <k> test|gold` and exit 3 when one does not apply. */
+function goldStep(token: string, k: number): string[] {
+  // test and gold patch touch disjoint files: one git apply; on failure, find which
+  const which = `${GOLD_INDEX} git apply --cached --check ${goldDiffPath(k)} >/dev/null 2>&1 && echo "${token} BROKEN ${k} gold" || echo "${token} BROKEN ${k} test"`;
+  return [
+    `${GOLD_INDEX} git apply --cached --verbose ${goldDiffPath(k)} ${goldFixPath(k)} || { ${which}; exit 3; }`,
+    `G${k}=$(${COMMIT_ENV} git commit-tree "$(${GOLD_INDEX} git write-tree)" -p "$G${k - 1}" -m ${q(`chainswe gold state G(${k})`)})`,
+    `echo "${token} G${k} $G${k}"`,
+  ];
+}
+
 /**
  * Builds every gold state G(1..n) as a commit on the base commit G(0):
  * G(k) = G(k-1) + test patch k + gold patch k. Prints `<token> G<k> <sha>` and
@@ -119,29 +159,7 @@ function restoreHiddenTests(goldPrev: string, files: DiffFile[]): string[] {
  * on a patch that does not apply prints `<token> BROKEN <k> test|gold` and exits 3.
  */
 export function goldStatesScript(token: string, baseCommit: string, length: number): string {
-  // the gold states are built in an index of their own, with no work tree: git reads
-  // only the trees and the patches, never the repository's files (no walk of the tree)
-  const gi = `GIT_INDEX_FILE=${WORK_DIR}/gold.index`;
-  const lines = [
-    "cd /testbed",
-    // once per container: a later run of the states script finds it done
-    `if [ "$(git config --get core.checkStat)" != minimal ]; then`,
-    GIT_SETUP,
-    "fi",
-    `G0=$(git rev-parse -q --verify ${q(`${baseCommit}^{commit}`)}) || { echo "${token} NOBASE"; exit 3; }`,
-    `echo "${token} G0 $G0"`,
-    ...(length > 0 ? [`${gi} git read-tree "$G0"`] : []),
-  ];
-  for (let k = 1; k <= length; k++) {
-    // test and gold patch touch disjoint files: one git apply; on failure, find which
-    const which = `${gi} git apply --cached --check ${goldDiffPath(k)} >/dev/null 2>&1 && echo "${token} BROKEN ${k} gold" || echo "${token} BROKEN ${k} test"`;
-    lines.push(
-      `${gi} git apply --cached --verbose ${goldDiffPath(k)} ${goldFixPath(k)} || { ${which}; exit 3; }`,
-      `G${k}=$(${COMMIT_ENV} git commit-tree "$(${gi} git write-tree)" -p "$G${k - 1}" -m ${q(`chainswe gold state G(${k})`)})`,
-      `echo "${token} G${k} $G${k}"`,
-    );
-  }
-  return lines.join("\n");
+  return [...goldStart(token, baseCommit, length), ...Array.from({ length }, (_, i) => goldStep(token, i + 1)).flat()].join("\n");
 }
 
 export type BugScriptInput = {
@@ -211,13 +229,15 @@ export function bugScript(input: BugScriptInput): string {
     OUTSIDE_GIT_FN,
     `START=${rev(input.start)}`,
     // the work tree is left clean at the state just committed, unless patch(1) may have written what git does not track
-    `if [ -f ${CLEAN_AT} ] && [ "$(<${CLEAN_AT})" = "$START" ] && [ "$(git rev-parse HEAD)" = "$START" ]; then :; else reset_to "$START"; fi`,
-    `rm -f ${CLEAN_AT}`,
+    // (builtins only: this runs once per bug of every chain)
+    `clean_at=; if [ -f ${CLEAN_AT} ]; then read -r clean_at < ${CLEAN_AT}; : > ${CLEAN_AT}; fi`,
+    `[ "$clean_at" = "$START" ] || reset_to "$START"`,
     ...(input.hasModelPatch
       ? [
           ...applyModelPatch(token, modelDiff),
           // runner configuration is hidden-test territory: model edits (even to ignored paths) are discarded
-          `[ "$method" = none ] || git status --porcelain=v1 -z -uall --ignored | while IFS= read -r -d '' entry; do`,
+          // (git matches the names: a repository's ignored files, its bytecode among them, are not listed one by one)
+          `[ "$method" = none ] || git status --porcelain=v1 -z -uall --ignored -- ${RUNNER_CONFIG_BASENAMES.map((b) => q(`:(glob)**/${b}`)).join(" ")} | while IFS= read -r -d '' entry; do`,
           `  f="\${entry:3}"; case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
           "done",
         ]
@@ -245,15 +265,17 @@ export type StatesScriptBug = {
 /**
  * Every state of a chain, built once from the patches alone (git and patch
  * only; no code of the repository or the submission runs): the gold states
- * G(0..n) as goldStatesScript builds them, then each bug's graded state S(k)
+ * G(0..n) as goldStatesScript builds them, and each bug's graded state S(k)
  * = its start + model patch k + test patch k, by the bug script — from G(k-1)
- * in Oracle, from S(k-1) = A(k-1) in Seq. Each bug's lines are bracketed by
- * `<token>-<k> BEGIN` and its bug script's tags; S(k) is left as a diff from
- * the base commit (stateDiffPath) with its paths (statePathsPath, NUL-separated)
- * and reported as `<token>-<k> TREE <tree id>`. Prints `<token> AT_BASE` first
- * when the image's /testbed is the base commit with a clean work tree. The
- * bugs can be built in runs: bug 1 needs only G(0), so its state comes first
- * and its tests start while a second run builds the gold states and the rest.
+ * in Oracle, from S(k-1) = A(k-1) in Seq. Bug k needs no gold state after
+ * G(k-1), so G(k) is built only after S(k): each state is ready as early as
+ * it can be. Each bug's lines are bracketed by `<token>-<k> BEGIN` and
+ * `<token>-<k> TREE <tree id>`; by then S(k) is left in stateDir(k) as a diff
+ * from the base commit with its paths (NUL-separated), complete, so that the
+ * harness can copy it out while the script goes on. Prints `<token> AT_BASE`
+ * when the image's /testbed is the base commit with a clean work tree. Without
+ * `leave`, the states stay in the work tree and no diff is left: bug 1, whose
+ * start is the base commit, builds its own state this way in its own container.
  */
 export function chainStatesScript(o: {
   token: string;
@@ -272,47 +294,60 @@ export function chainStatesScript(o: {
   startState?: string;
   /** also leave G(0..length-1) as diffs from the base commit (the starts of an Oracle rollout) */
   goldDiffs?: boolean;
+  /** leave each S(k) as a diff from the base commit (default true) */
+  leave?: boolean;
 }): string {
   const diffFrom = "git -c core.quotepath=off diff --binary --full-index --no-ext-diff --no-textconv --no-renames --src-prefix=a/ --dst-prefix=b/";
   const first = o.bugs[0]?.order ?? 1;
+  const build = "build" in o.gold ? o.gold.build : 0;
+  const goldToken = `${o.token}-gold`;
   const lines =
     "known" in o.gold
       ? ["cd /testbed", ...o.gold.known.map((g, k) => `G${k}=${q(g)}`)]
       : [
+          ...goldStart(goldToken, o.baseCommit, build),
           // whether the image holds the base commit with a clean work tree: its bugs' containers then need no reset
+          // (after the git setup, so that a fresh container's stat data does not make git read every file)
           ...(o.startState
             ? []
-            : [`cd /testbed && [ "$(git rev-parse -q --verify HEAD)" = "$(git rev-parse -q --verify ${q(`${o.baseCommit}^{commit}`)})" ] && [ -z "$(git status --porcelain)" ] && { echo "${o.token} AT_BASE"; mkdir -p ${WORK_DIR}; git rev-parse HEAD > ${CLEAN_AT}; }`]),
-          goldStatesScript(`${o.token}-gold`, o.baseCommit, o.gold.build),
+            : [`[ "$(git rev-parse -q --verify HEAD)" = "$G0" ] && [ -z "$(git status --porcelain)" ] && { echo "${o.token} AT_BASE"; mkdir -p ${WORK_DIR}; echo "$G0" > ${CLEAN_AT}; }`]),
         ];
+  const leaving = o.leave ?? true;
   lines.push(o.startState ? `S${first - 1}=${q(o.startState)}` : `S${first - 1}="$G0"`);
-  lines.push(`mkdir -p ${STATES_DIR}`);
-  const leave = (commit: string, diff: string, paths: string) => [
-    `${diffFrom} "$G0" "${commit}" > ${diff}`,
-    `git diff --name-only -z --no-renames "$G0" "${commit}" > ${paths}`,
+  // every state's directory at once: a process per directory costs more than the diff
+  const dirs = [...(leaving ? o.bugs.map((b) => stateDir(b.order)) : []), ...(o.goldDiffs ? Array.from({ length: o.length }, (_, k) => goldStateDir(k)) : [])];
+  if (dirs.length) lines.push(`mkdir -p ${dirs.join(" ")}`);
+  const leave = (commit: string, dir: string) => [
+    `${diffFrom} "$G0" "${commit}" > ${dir}/state.diff`,
+    `git diff --name-only -z --no-renames "$G0" "${commit}" > ${dir}/state.paths`,
   ];
-  if (o.goldDiffs) {
-    for (let k = 0; k < o.length; k++) lines.push(...leave(`$G${k}`, goldStateDiffPath(k), goldStatePathsPath(k)), `echo "${o.token}-gold TREE${k} $(git rev-parse "$G${k}^{tree}")"`);
+  const byOrder = new Map(o.bugs.map((b) => [b.order, b]));
+  const last = Math.max(build, o.bugs.at(-1)?.order ?? 0);
+  for (let k = 1; k <= last; k++) {
+    const bug = byOrder.get(k);
+    if (bug) {
+      const token = `${o.token}-${k}`;
+      lines.push(
+        `echo "${token} BEGIN"`,
+        bugScript({
+          token,
+          start: o.mode === "oracle" ? `$G${k - 1}` : `$S${k - 1}`,
+          goldPrev: `$G${k - 1}`,
+          hasModelPatch: bug.hasModelPatch,
+          testFiles: bug.testFiles,
+          patchPaths: bug.patchPaths,
+          modelDiff: replayModelPath(k),
+          testDiff: goldDiffPath(k),
+        }),
+        `S${k}="$commit"`,
+        ...(leaving ? leave(`$S${k}`, stateDir(k)) : []),
+        `echo "${token} TREE $tree"`,
+      );
+    }
+    if (k <= build) lines.push(...goldStep(goldToken, k));
   }
-  for (const bug of o.bugs) {
-    const k = bug.order;
-    const token = `${o.token}-${k}`;
-    lines.push(
-      `echo "${token} BEGIN"`,
-      bugScript({
-        token,
-        start: o.mode === "oracle" ? `$G${k - 1}` : `$S${k - 1}`,
-        goldPrev: `$G${k - 1}`,
-        hasModelPatch: bug.hasModelPatch,
-        testFiles: bug.testFiles,
-        patchPaths: bug.patchPaths,
-        modelDiff: replayModelPath(k),
-        testDiff: goldDiffPath(k),
-      }),
-      `S${k}="$commit"`,
-      ...leave(`$S${k}`, stateDiffPath(k), statePathsPath(k)),
-      `echo "${token} TREE $tree"`,
-    );
+  if (o.goldDiffs) {
+    for (let k = 0; k < o.length; k++) lines.push(...leave(`$G${k}`, goldStateDir(k)), `echo "${goldToken} TREE${k} $(git rev-parse "$G${k}^{tree}")"`);
   }
   return lines.join("\n");
 }

@@ -110,9 +110,9 @@ export async function rolloutChain(containers: ChainContainers, input: RolloutCh
   checkChainForReplay(chain);
   const patches = new Map<number, PredictionLine>();
   const replayInput = { chain, mode, system: "rollout", predictions: patches, testTimeoutS: 0 };
+  containers.prepare("states");
   containers.prepare();
-  containers.prepare();
-  const builder = await containers.take();
+  const builder = await containers.take("states");
   try {
     const gold = await buildStates(builder, replayInput, [], { gold: { build: chain.bug_fixes.length }, goldDiffs: true });
     const chainMemory = join(input.chainDir, "memory");

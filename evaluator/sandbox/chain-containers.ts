@@ -15,8 +15,11 @@ import type { SandboxLimits } from "./limits";
 /** Called with a used container just before it is removed (tests inspect it here). */
 export type BeforeRemove = (sandbox: Sandbox, use: string) => Promise<void>;
 
+/** What a container of the chain is for: a bug's grade or agent turn, or building states (background work). */
+export type ContainerUse = "bug" | "states";
+
 export class ChainContainers {
-  private readonly ahead: Promise<Sandbox>[] = [];
+  private readonly ahead: { use: ContainerUse; starting: Promise<Sandbox> }[] = [];
   private readonly inUse = new Set<Sandbox>();
   private readonly removals: Promise<void>[] = [];
   private closed = false;
@@ -28,19 +31,25 @@ export class ChainContainers {
     private readonly beforeRemove?: BeforeRemove,
   ) {}
 
-  /** Starts a container in the background for a later take(). */
-  prepare(): void {
-    if (this.closed) return;
-    const starting = Sandbox.start(this.image, this.limits, this.labels);
-    // a failed start is reported by the take() that awaits it
-    starting.catch(() => {});
-    this.ahead.push(starting);
+  private start(use: ContainerUse): Promise<Sandbox> {
+    return Sandbox.start(this.image, this.limits, this.labels, { background: use === "states" });
   }
 
-  /** A started container: the oldest prepared one, else one started now. */
-  async take(): Promise<Sandbox> {
+  /** Starts a container in the background for a later take() of the same use. */
+  prepare(use: ContainerUse = "bug"): void {
+    if (this.closed) return;
+    const starting = this.start(use);
+    // a failed start is reported by the take() that awaits it
+    starting.catch(() => {});
+    this.ahead.push({ use, starting });
+  }
+
+  /** A started container: the oldest prepared one of that use, else one started now. */
+  async take(use: ContainerUse = "bug"): Promise<Sandbox> {
     if (this.closed) throw new EnvironmentError(`the containers of ${this.image} were removed`);
-    const sandbox = await (this.ahead.shift() ?? Sandbox.start(this.image, this.limits, this.labels));
+    const i = this.ahead.findIndex((a) => a.use === use);
+    const prepared = i < 0 ? undefined : this.ahead.splice(i, 1)[0]!.starting;
+    const sandbox = await (prepared ?? this.start(use));
     if (this.closed) {
       await sandbox.remove();
       throw new EnvironmentError(`the containers of ${this.image} were removed`);
@@ -61,7 +70,7 @@ export class ChainContainers {
   /** Removes every container of the chain (started ahead, in use, retired); safe to call twice. */
   async remove(): Promise<void> {
     this.closed = true;
-    const ahead = this.ahead.splice(0).map((s) => s.then((sandbox) => sandbox.remove(), () => undefined));
+    const ahead = this.ahead.splice(0).map((a) => a.starting.then((sandbox) => sandbox.remove(), () => undefined));
     const inUse = [...this.inUse].map((s) => s.remove());
     this.inUse.clear();
     const results = await Promise.allSettled([...ahead, ...inUse, ...this.removals]);

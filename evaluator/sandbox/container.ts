@@ -32,6 +32,10 @@ export type ExecOptions = PhaseOptions & {
   shell?: string;
   /** environment variables (NAME=value) on top of the container's */
   env?: string[];
+  /** called once when the measured phase begins */
+  onPhase?: () => void;
+  /** sees the output as it arrives (stdout and stderr merged) */
+  onOutput?: (chunk: Buffer) => void;
 };
 
 export type ExecResult = {
@@ -51,6 +55,8 @@ export type ExecResult = {
  */
 const KEEPALIVE = 'trap "" TERM INT HUP; while :; do sleep 3600 & wait $!; done';
 const KILL_TIMEOUT_MS = 10_000;
+/** A background container's CPU weight: an eighth of the default 1024. */
+const BACKGROUND_CPU_SHARES = 128;
 
 const live = new Set<Sandbox>();
 
@@ -63,7 +69,12 @@ export class Sandbox {
     readonly limits: SandboxLimits,
   ) {}
 
-  static async start(image: string, limits: SandboxLimits, given: Record<string, string> = {}): Promise<Sandbox> {
+  /**
+   * `background`: the container's work can wait for others' (a chain's states
+   * are built beside its first bug's tests): a smaller CPU weight, so that on a
+   * busy machine the kernel runs the tests first.
+   */
+  static async start(image: string, limits: SandboxLimits, given: Record<string, string> = {}, opts: { background?: boolean } = {}): Promise<Sandbox> {
     if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
     const tag = env().CHAINSWE_SANDBOX_TAG;
     const labels = tag ? { ...given, "chainswe.tag": tag } : given;
@@ -82,6 +93,7 @@ export class Sandbox {
           MemorySwap: limits.memoryBytes,
           NanoCpus: limits.nanoCpus,
           PidsLimit: limits.pids,
+          ...(opts.background ? { CpuShares: BACKGROUND_CPU_SHARES } : {}),
           CapDrop: ["ALL"],
           SecurityOpt: ["no-new-privileges"],
           Ulimits: [
@@ -144,11 +156,15 @@ export class Sandbox {
     if (input) stream.end(input);
     const out = new CappedOutput(this.limits.maxOutputBytes);
     const disk = new DiskWatch(this.container, this.limits);
-    const phase = new PhaseClock(started, opts, () => opts.watchDisk && disk.start());
+    const phase = new PhaseClock(started, opts, () => {
+      if (opts.watchDisk) disk.start();
+      opts.onPhase?.();
+    });
     const sink = new PassThrough();
     sink.on("data", (c: Buffer) => {
       out.push(c);
       phase.see(c);
+      opts.onOutput?.(c);
     });
     docker().modem.demuxStream(stream, sink, sink);
     const ended = new Promise<"ended">((resolve) => {

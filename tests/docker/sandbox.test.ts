@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
-import { Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
+import { ChainContainers, Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
 import type { Mode } from "@/lib/schemas/prediction";
 import { OPS_V0, OPS_V1, buildTinyRepo, type TinyRepo } from "./tiny-repo";
 import { ownSandboxes } from "./engine";
@@ -92,6 +92,36 @@ describe("sandbox limits", () => {
       await sandbox.remove();
     }
     expect(await sandboxContainers()).toEqual([]);
+  });
+
+  it("a chain's states container weighs less on the CPU than its bugs' containers", async () => {
+    const containers = new ChainContainers(tiny.image, defaultLimits(), { "chainswe.chain": "weights" });
+    try {
+      const [states, bug] = await Promise.all([containers.take("states"), containers.take()]);
+      expect((await states.container.inspect()).HostConfig.CpuShares).toBeLessThan(1024);
+      expect((await bug.container.inspect()).HostConfig.CpuShares ?? 0).toBe(0);
+    } finally {
+      await containers.remove();
+    }
+  });
+
+  it("an image built here holds its repository's bytecode, and git sees a clean work tree without reading every file", async () => {
+    const sandbox = await Sandbox.start(tiny.image, defaultLimits(), { "chainswe.chain": "image" });
+    try {
+      const r = await sandbox.exec(
+        [
+          "ls calc/__pycache__/",
+          'echo "status:$(git status --porcelain --untracked-files=all)"',
+          // an index entry written in the same second as its file is "racily clean" (git marks it with size 0)
+          "git ls-files --debug calc/ops.py | grep -E '^  size:'",
+        ].join("\n"),
+      );
+      expect(r.output).toMatch(/ops\.cpython-\d+\.pyc/);
+      expect(r.output).toContain("status:\n");
+      expect(r.output).toMatch(/size: [1-9]\d*/);
+    } finally {
+      await sandbox.remove();
+    }
   });
 
   it("stops a patch with an infinite loop at the time limit; Seq still grades the rest", async () => {
