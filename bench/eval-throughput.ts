@@ -40,6 +40,7 @@ import { parseArgs } from "node:util";
 import { DEMO_DATASET, DEMO_PREDICTIONS, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
 import { assertEngine } from "@/evaluator/sandbox";
+import { CpuAccount, processSeconds, type CpuSplit } from "./cpu";
 import { ascending, CHAINSWE, fmt, foreignSandboxes, freePort, mean, quantile, removeSandboxesOf, run, start, stop, stopAll, waitFor, type Proc } from "./support";
 
 const { values: args } = parseArgs({
@@ -216,12 +217,19 @@ type Figures = {
   /** why attempts ended without results, from the workers' and dispatcher's logs (distinct, first few) */
   retryReasons: string[];
   watch: Watch;
+  cpu: CpuSplit;
 };
 
 async function throughput(fleet: Fleet): Promise<Figures> {
+  const hostProcs = [...fleet.workers, ...fleet.others].map((p) => p.child.pid ?? 0);
+  // the workers, the dispatcher, and this process (it creates the submissions and watches them)
+  const ownCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
+  const host0 = hostProcs.reduce((s, pid) => s + processSeconds(pid), 0) + ownCpu();
+  const account = new CpuAccount();
   const t0 = Date.now();
   const ids = [await submit("oracle"), await submit("seq")];
   const w = await watch(ids, t0);
+  const cpu = account.close(hostProcs.reduce((s, pid) => s + processSeconds(pid), 0) + ownCpu() - host0);
   const subs = await db.submission.findMany({ where: { id: { in: ids } }, select: { status: true, finishedAt: true } });
   const failed = subs.filter((s) => s.status !== "completed").length;
   if (failed) {
@@ -259,6 +267,7 @@ async function throughput(fleet: Fleet): Promise<Figures> {
     retried: jobs.filter((j) => j.attempts > 1).length,
     retryReasons: retryReasons([...fleet.workers, ...fleet.others].map((p) => p.log()), new Set(jobOf.keys())),
     watch: w,
+    cpu,
   };
 }
 
@@ -345,6 +354,18 @@ function printFigures(all: Figures[]): void {
   console.log(
     `(bug 1 includes the chain's container start; whole-run mean = (wall × workers − Σ duration_s) / bugs, idle slots included; chain tail = last verdict → chain stored)`,
   );
+  console.log(`\nwhere the CPU goes, s per bug (the machine's busy time from /proc/stat; containers from the engine's cgroup)`);
+  const cc = ["configuration", "busy/capacity", "bug containers", "states containers", "node", "engine+kernel", "busy"];
+  const cw = [26, 15, 16, 19, 9, 15, 8];
+  const cline = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(cw[i]!) : c.padStart(cw[i]!))).join("");
+  console.log(cline(cc));
+  for (const f of all) {
+    const c = f.cpu;
+    const per = (x: number) => fmt(x / f.bugs, 3);
+    const engine = c.busyS - c.containersS - c.hostS;
+    console.log(cline([f.label, `${fmt((100 * c.busyS) / (c.cores * c.wallS), 0)}% of ${c.cores}`, per(c.byUse.bug ?? 0), per(c.byUse.states ?? 0), per(c.hostS), per(engine), per(c.busyS)]));
+  }
+  console.log(`(bug containers: tests, and entering each bug's state; states containers: git and patch only; node: the workers, the dispatcher and the bench itself; engine+kernel: the rest — dockerd, containerd, shims, runc, the kernel's own work)`);
   console.log(`\nfirst result after createSubmission (these runs, workers idle and polling), s`);
   for (const f of all) {
     console.log(`  ${f.label.padEnd(24)} first verdict shown ${fmt((f.watch.firstProgress ?? NaN) / 1000, 2)}   first BugResult row ${fmt((f.watch.firstResult ?? NaN) / 1000, 2)}`);

@@ -32,7 +32,7 @@ export class ChainContainers {
   ) {}
 
   private start(use: ContainerUse): Promise<Sandbox> {
-    return Sandbox.start(this.image, this.limits, this.labels, { background: use === "states" });
+    return Sandbox.start(this.image, this.limits, { ...this.labels, "chainswe.use": use }, { background: use === "states" });
   }
 
   /** Starts a container in the background for a later take() of the same use. */
