@@ -52,6 +52,8 @@ export const envSchema = z.object({
   /** GitHub OAuth sign-in is offered when both are set */
   GITHUB_ID: z.string().min(1).optional(),
   GITHUB_SECRET: z.string().min(1).optional(),
+  /** accounts that may be created per hour from one client address (every client shares one count without a trusted proxy) */
+  CHAINSWE_SIGNUPS_PER_HOUR: int(10),
   /** submissions a team may make per 24 hours (failed and cancelled ones do not count) */
   CHAINSWE_DAILY_QUOTA: int(20),
   /** largest predictions upload, and largest single model patch */

@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from "react";
 import { ZodError } from "zod";
-import { FieldError, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 
 export type ActionResult<T = null> =
   | { status: "idle" }
@@ -35,7 +35,7 @@ export function failure(e: unknown, values: Record<string, string> = {}): Action
     }
     return { status: "error", message: null, fields, values };
   }
-  if (e instanceof ForbiddenError || e instanceof NotFoundError || e instanceof UnauthorizedError) {
+  if (e instanceof ForbiddenError || e instanceof NotFoundError || e instanceof UnauthorizedError || e instanceof LimitError) {
     return { status: "error", message: e.message, fields: {}, values };
   }
   throw e;

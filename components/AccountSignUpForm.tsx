@@ -16,11 +16,10 @@ export function AccountSignUpForm() {
   }, IDLE);
   return (
     <form className="stack" action={action}>
-      <FormMessage result={result} fields={["username", "password", "name", "email"]} />
+      <FormMessage result={result} fields={["username", "password", "name"]} />
       <TextField id="signup-username" label="Username" name="username" result={result} required autoComplete="username" hint="3 to 32 letters, digits, - or _" />
       <TextField id="signup-password" label="Password" name="password" type="password" result={result} required autoComplete="new-password" hint="at least 10 characters" />
       <TextField id="signup-name" label="Display name (optional)" name="name" result={result} autoComplete="name" />
-      <TextField id="signup-email" label="Email (optional)" name="email" type="email" result={result} autoComplete="email" />
       <div>
         <button type="submit" disabled={pending || result.status === "ok"}>
           {pending ? "Creating account…" : "Create account"}

@@ -1,78 +1,24 @@
 /**
- * The sign-in limiter's state and its use around a password check.
+ * The rate limits' state and their use: failed sign-ins around a password
+ * check (rules in lib/auth/login-limit.ts) and sign-ups per client address.
+ * The events live in the database (lib/data/rate-events.ts), so every site
+ * process counts the same attempts and a restart forgets nothing.
  *
- * PER PROCESS: the failure history lives in this process's memory
- * (memoryLoginAttemptStore), so it is lost on restart and each site process
- * counts on its own (with N processes an attacker gets up to N times the
- * limit). A store kept in the database would lift both; it plugs in behind
- * LoginAttemptStore without changing the rules (lib/auth/login-limit.ts).
- *
- * Every attempt is recorded before its password is checked, so attempts sent
- * in parallel count against each other; a successful one is taken back (and
- * clears its username's failures), a refused one is not recorded at all, so
- * hammering a locked key does not extend its lock.
+ * Every sign-in attempt is recorded before its password is checked, so
+ * attempts sent in parallel count against each other; a successful one is
+ * taken back (and clears its pair's failures), a refused one is not recorded
+ * at all, so hammering a locked key does not extend its lock.
  */
+import { type RateStore } from "@/lib/data/rate-events";
 import { LOGIN_LIMITS, lockedMessage, loginVerdict, type LoginLimits } from "./login-limit";
 
-export interface LoginAttemptStore {
-  /** Records an attempt under `key` at `at`; answers the key's attempts after `since`, oldest first, this one last. */
-  add(key: string, at: number, since: number): Promise<number[]>;
-  /** Takes back one attempt recorded under `key` at `at`. */
-  remove(key: string, at: number): Promise<void>;
-  /** Forgets every attempt under `key`. */
-  clear(key: string): Promise<void>;
-}
-
 /**
- * In memory, bounded: at most `maxKeys` keys (the stalest dropped first) and
- * `maxPerKey` attempts per key (the newest kept; a verdict needs only the
- * newest `max` of them).
- */
-export function memoryLoginAttemptStore(opts: { maxKeys?: number; maxPerKey?: number } = {}): LoginAttemptStore {
-  const maxKeys = opts.maxKeys ?? 50_000;
-  const maxPerKey = opts.maxPerKey ?? 200;
-  const byKey = new Map<string, number[]>();
-  return {
-    async add(key, at, since) {
-      const kept = (byKey.get(key) ?? []).filter((t) => t > since);
-      kept.push(at);
-      if (kept.length > maxPerKey) kept.splice(0, kept.length - maxPerKey);
-      byKey.delete(key); // re-inserted last: Map order is then least recently used first
-      byKey.set(key, kept);
-      if (byKey.size > maxKeys) {
-        for (const k of byKey.keys()) {
-          if (byKey.size <= maxKeys) break;
-          if (k !== key) byKey.delete(k);
-        }
-      }
-      return [...kept];
-    },
-    async remove(key, at) {
-      const ts = byKey.get(key);
-      const i = ts?.lastIndexOf(at) ?? -1;
-      if (ts && i >= 0) ts.splice(i, 1);
-    },
-    async clear(key) {
-      byKey.delete(key);
-    },
-  };
-}
-
-/** This process's store (kept on globalThis so every bundle of the site shares one). */
-export function loginAttempts(): LoginAttemptStore {
-  const g = globalThis as { chainsweLoginAttempts?: LoginAttemptStore };
-  return (g.chainsweLoginAttempts ??= memoryLoginAttemptStore());
-}
-
-/**
- * The client's address for the per-address limit: the last X-Forwarded-For
- * entry, the one the nearest proxy saw (Next.js sets it from the socket when a
- * request arrives without one). Behind a reverse proxy it must overwrite or
- * append that header; a site served directly trusts what the client sends, so
- * there the per-username limit is the one that holds. Null when absent.
+ * The client's address for the per-address limits: the last X-Forwarded-For
+ * entry, the one the nearest proxy saw. Only behind a configured proxy
+ * (CHAINSWE_TRUST_PROXY): a client can send the header itself. Null when
+ * absent or untrusted.
  */
 export function clientAddress(headers: Record<string, string | string[] | undefined> | Headers | undefined, trustProxy: boolean): string | null {
-  // a client can send X-Forwarded-For itself: only a configured proxy's counts (issue 15)
   if (!trustProxy) return null;
   const raw = headers instanceof Headers ? headers.get("x-forwarded-for") : headers?.["x-forwarded-for"];
   const value = Array.isArray(raw) ? raw.join(",") : raw;
@@ -84,11 +30,11 @@ export function clientAddress(headers: Record<string, string | string[] | undefi
 export type LimitedSignIn = { outcome: "signed-in"; userId: string } | { outcome: "wrong" } | { outcome: "locked"; message: string };
 
 /**
- * Runs `check` (the password check: a user id or null) unless the username or
- * the address is locked, and records the outcome.
+ * Runs `check` (the password check: a user id or null) unless the pair, the
+ * username or the address must wait, and records the outcome.
  */
 export async function limitedSignIn(
-  store: LoginAttemptStore,
+  store: RateStore,
   who: { username: string; address: string | null },
   check: () => Promise<string | null>,
   opts: { now?: number; limits?: LoginLimits } = {},
@@ -96,16 +42,22 @@ export async function limitedSignIn(
   const limits = opts.limits ?? LOGIN_LIMITS;
   const now = opts.now ?? Date.now();
   const since = now - limits.windowMs;
-  const userKey = `user:${who.username.trim().toLowerCase()}`;
-  const addressKey = who.address ? `addr:${who.address}` : null;
-  // recorded first (attempts in flight count), judged on the ones before this
-  const username = (await store.add(userKey, now, since)).slice(0, -1);
-  const address = addressKey ? (await store.add(addressKey, now, since)).slice(0, -1) : [];
-  const takeBack = async () => {
-    await store.remove(userKey, now);
-    if (addressKey) await store.remove(addressKey, now);
+  const username = who.username.trim().toLowerCase();
+  const keys = {
+    pair: `signin:pair:${username}|${who.address ?? "-"}`,
+    username: `signin:user:${username}`,
+    address: who.address ? `signin:addr:${who.address}` : null,
   };
-  const verdict = loginVerdict({ username, address }, now, limits);
+  // recorded first (attempts in flight count), judged on the ones before this
+  const history = {
+    pair: (await store.add(keys.pair, now, since)).slice(0, -1),
+    username: (await store.add(keys.username, now, since)).slice(0, -1),
+    address: keys.address ? (await store.add(keys.address, now, since)).slice(0, -1) : [],
+  };
+  const takeBack = async () => {
+    for (const key of Object.values(keys)) if (key) await store.remove(key, now);
+  };
+  const verdict = loginVerdict(history, now, limits);
   if (!verdict.allowed) {
     await takeBack();
     return { outcome: "locked", message: lockedMessage(verdict, now) };
@@ -119,6 +71,24 @@ export async function limitedSignIn(
   }
   if (!userId) return { outcome: "wrong" };
   await takeBack();
-  await store.clear(userKey);
+  // the owner's own failures from here are forgiven; the username's from everywhere are not
+  await store.clear(keys.pair);
   return { outcome: "signed-in", userId };
+}
+
+export const SIGNUP_WINDOW_MS = 3600_000;
+
+/**
+ * Whether one more account may be created from `address` (null: unknown, one
+ * key for every client) within the hour; records it when so. A refused
+ * attempt is not recorded.
+ */
+export async function signUpAllowed(store: RateStore, address: string | null, perHour: number, now = Date.now()): Promise<{ allowed: true } | { allowed: false; message: string }> {
+  const key = `signup:${address ?? "-"}`;
+  const since = now - SIGNUP_WINDOW_MS;
+  const events = await store.add(key, now, since);
+  if (events.length <= perHour) return { allowed: true };
+  await store.remove(key, now);
+  const retryAt = events[events.length - 1 - perHour]! + SIGNUP_WINDOW_MS;
+  return { allowed: false, message: `Too many accounts created from your network address: try again in ${Math.max(1, Math.ceil((retryAt - now) / 60_000))} min.` };
 }

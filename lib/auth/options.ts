@@ -1,11 +1,12 @@
 /**
  * next-auth (v4, App Router): username + password for self-hosted sites, and
  * GitHub OAuth when GITHUB_ID and GITHUB_SECRET are set. Sessions are JWTs in
- * an http-only cookie (the credentials provider requires it) carrying only the
- * user id; roles and teams are read from the database per request
+ * an http-only cookie (the credentials provider requires it) carrying the user
+ * id and the id of a Session row, which sign-out deletes (lib/data/sessions.ts);
+ * roles and teams are read from the database per request
  * (lib/data/users.ts viewerById). The Prisma adapter stores GitHub users and
  * their linked accounts. Failed password sign-ins are rate-limited per
- * username and per client address (lib/auth/login-attempts.ts, per process).
+ * username and client address, in the database (lib/auth/login-attempts.ts).
  */
 import { authRedirect } from "@/lib/safe-redirect";
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
@@ -13,9 +14,13 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import { env } from "@/env";
+import { closeSession, openSession, sessionIsOpen } from "@/lib/data/sessions";
 import { authenticate } from "@/lib/data/users";
 import { db } from "@/lib/db";
-import { clientAddress, limitedSignIn, loginAttempts } from "./login-attempts";
+import { rateStore } from "@/lib/data/rate-events";
+import { clientAddress, limitedSignIn } from "./login-attempts";
+
+const SESSION_MAX_AGE_S = 30 * 24 * 3600;
 
 export const githubEnabled = (): boolean => !!(env().GITHUB_ID && env().GITHUB_SECRET);
 
@@ -25,7 +30,7 @@ export function authOptions(): NextAuthOptions {
     // the adapter is typed against @prisma/client; ours is generated into lib/generated with the same models
     adapter: PrismaAdapter(db as unknown as Parameters<typeof PrismaAdapter>[0]),
     secret: NEXTAUTH_SECRET,
-    session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
     pages: { signIn: "/signin" },
     providers: [
       CredentialsProvider({
@@ -35,9 +40,9 @@ export function authOptions(): NextAuthOptions {
         async authorize(credentials, req) {
           if (!credentials?.username || !credentials.password) return null;
           const { username, password } = credentials;
-          // failed attempts are limited per username and per address (lib/auth/login-limit.ts); a locked
+          // failed attempts back off per username and address (lib/auth/login-limit.ts); a refused
           // attempt is refused whatever its password, and its message reaches the form as next-auth's `error`
-          const signIn = await limitedSignIn(loginAttempts(), { username, address: clientAddress(req?.headers, env().CHAINSWE_TRUST_PROXY) }, () => authenticate(username, password));
+          const signIn = await limitedSignIn(rateStore(), { username, address: clientAddress(req?.headers, env().CHAINSWE_TRUST_PROXY) }, () => authenticate(username, password));
           if (signIn.outcome === "locked") throw new Error(signIn.message);
           return signIn.outcome === "signed-in" ? { id: signIn.userId } : null;
         },
@@ -48,12 +53,23 @@ export function authOptions(): NextAuthOptions {
       redirect({ url, baseUrl }) {
         return authRedirect(url, baseUrl);
       },
-      jwt({ token, user }) {
-        if (user) token.sub = user.id;
+      // a sign-in opens a Session row; the cookie holds its id, and is worth nothing once the row is gone
+      async jwt({ token, user }) {
+        if (user) {
+          token.sub = user.id;
+          token.sid = await openSession(user.id, SESSION_MAX_AGE_S);
+        }
         return token;
       },
-      session({ session, token }) {
-        return { ...session, userId: token.sub };
+      async session({ session, token }) {
+        const live = typeof token.sid === "string" && token.sub ? await sessionIsOpen(token.sid, token.sub) : false;
+        return live ? { ...session, userId: token.sub } : { expires: session.expires };
+      },
+    },
+    events: {
+      // sign-out ends the session on the server: the old cookie no longer signs anyone in
+      async signOut({ token }) {
+        if (typeof token?.sid === "string") await closeSession(token.sid);
       },
     },
   };

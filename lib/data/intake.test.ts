@@ -46,6 +46,7 @@ afterAll(async () => t?.close());
 beforeEach(async () => {
   // each test starts with an empty quota and every mode offered
   await t.db.submission.deleteMany();
+  await t.db.rateEvent.deleteMany();
   await t.db.datasetVersion.update({ where: { version: "v1" }, data: { modes: '["oracle","seq","seq_mem"]' } });
 });
 
@@ -307,6 +308,16 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     expect(refusal).toBeInstanceOf(LimitError);
     expect(refusal).toMatchObject({ status: 429, message: expect.stringMatching(/^you have used your daily quota of 2 submission\(s\)/) });
     expect(await rowCounts()).toEqual(before);
+  });
+
+  it("refused uploads count against the user's quota at a quarter each: refusals are not free to repeat (issue 15)", async () => {
+    const limits = { ...LIMITS, dailyQuota: 2 };
+    const bad = () => intake.receiveSubmission(alice, upload("{not json\n"), { limits }).catch((e: unknown) => e);
+    for (let i = 0; i < 4; i++) expect(await bad()).toBeInstanceOf(InputError);
+    // four refusals are one submission: one slot is left
+    await expect(intake.receiveSubmission(alice, upload(lines(goldLines)), { limits })).resolves.toMatchObject({ chains: 5 });
+    const refusal = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits }).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ status: 429, message: expect.stringMatching(/^you have used your daily quota of 2 submission\(s\) in the last 24 hours \(failed and cancelled ones do not count; 4 refused uploads count as one\)/) });
   });
 
   it("two uploads racing for the team's last slot: exactly one is stored", async () => {

@@ -27,6 +27,7 @@ import { ARCHIVE_SNIFF_BYTES, archiveKind } from "@/lib/archive-kind";
 import { canActForTeam } from "@/lib/authz";
 import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
+import { rateStore } from "@/lib/data/rate-events";
 import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { datasetModesSchema, parseColumn, submissionMetadataSchema } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
@@ -113,11 +114,27 @@ export async function quotaUse(scope: QuotaScope, now: Date, client: Tx | typeof
   return { used, freesAt: oldest ? new Date(oldest.createdAt.getTime() + DAY_MS) : null };
 }
 
+/**
+ * A refused upload (bad lines, too large) counts against its user's daily
+ * quota too, at 1/REFUSED_PER_SUBMISSION of a submission: validating one costs
+ * the site about as much as storing one, and refusals must not be free to repeat.
+ */
+export const REFUSED_PER_SUBMISSION = 4;
+const refusedKey = (userId: string) => `refused-upload:${userId}`;
+
+/** The user's quota use: their submissions, and their refused uploads at their weight. */
+async function userQuotaUse(userId: string, now: Date, client: Tx | typeof db): Promise<{ used: number; freesAt: Date | null }> {
+  const own = await quotaUse({ userId }, now, client);
+  const refused = await rateStore().list(refusedKey(userId), now.getTime() - DAY_MS);
+  return { used: own.used + Math.floor(refused.length / REFUSED_PER_SUBMISSION), freesAt: own.freesAt ?? (refused[0] ? new Date(refused[0] + DAY_MS) : null) };
+}
+
 function quotaError(who: string, quota: number, freesAt: Date | null, now: Date): LimitError {
   const when = freesAt
     ? `; the next one frees up at ${freesAt.toISOString().slice(0, 16).replace("T", " ")} UTC (in ${waitText(freesAt.getTime() - now.getTime())})`
     : "";
-  return new LimitError(`${who} used ${who === "you have" ? "your" : "its"} daily quota of ${quota} submission(s) in the last 24 hours (failed and cancelled ones do not count)${when}`, 429);
+  const counted = who === "you have" ? `failed and cancelled ones do not count; ${REFUSED_PER_SUBMISSION} refused uploads count as one` : "failed and cancelled ones do not count";
+  return new LimitError(`${who} used ${who === "you have" ? "your" : "its"} daily quota of ${quota} submission(s) in the last 24 hours (${counted})${when}`, 429);
 }
 
 function waitText(ms: number): string {
@@ -307,7 +324,7 @@ export async function receiveSubmission(
       const quota = await quotaUse({ teamId: system.teamId }, now, client);
       if (quota.used >= limits.dailyQuota) throw quotaError(`team ${system.team.name} has`, limits.dailyQuota, quota.freesAt, now);
       // per user as well: free teams are unlimited, so a team quota alone is no limit (issue 15)
-      const own = await quotaUse({ userId: viewer.id }, now, client);
+      const own = await userQuotaUse(viewer.id, now, client);
       if (own.used >= limits.dailyQuota) throw quotaError("you have", limits.dailyQuota, own.freesAt, now);
     };
     // before validating (a team over its quota learns it at once), and again inside the
@@ -325,7 +342,10 @@ export async function receiveSubmission(
       chainIds: request.chains ?? null,
       metadata: request.metadata ?? {},
       submittedById: viewer.id,
-    }).catch((e: unknown) => {
+    }).catch(async (e: unknown) => {
+      if (e instanceof InputError || e instanceof SubmissionError || e instanceof FieldError || (e instanceof LimitError && e.status === 413)) {
+        await rateStore().add(refusedKey(viewer.id), now.getTime(), now.getTime() - DAY_MS);
+      }
       throw renamed(e, file.path, file.name);
     });
     return {

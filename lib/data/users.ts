@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { passwordProblem } from "@/lib/auth/password-policy";
 import { db } from "@/lib/db";
 import { FieldError, NotFoundError } from "@/lib/errors";
 import { teamRoleSchema, type TeamRole } from "@/lib/schemas/columns";
@@ -17,13 +18,21 @@ export const usernameSchema = z
 
 export const passwordSchema = z.string().min(10, "at least 10 characters").max(200, "at most 200 characters");
 
-/** The sign-up form and `chainswe admin create`. */
-export const signUpSchema = z.object({
-  username: usernameSchema,
-  password: passwordSchema,
-  name: z.string().trim().max(100).optional(),
-  email: z.email().optional(),
-});
+/**
+ * The sign-up form and `chainswe admin create`. The password may be neither
+ * the username nor a common password (lib/auth/password-policy.ts).
+ */
+export const signUpSchema = z
+  .object({
+    username: usernameSchema,
+    password: passwordSchema,
+    name: z.string().trim().max(100).optional(),
+    email: z.email().optional(),
+  })
+  .superRefine((v, ctx) => {
+    const problem = passwordProblem(v.password, v.username);
+    if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
+  });
 export type SignUp = z.infer<typeof signUpSchema>;
 
 export type ViewerTeam = { id: string; slug: string; name: string; role: TeamRole };

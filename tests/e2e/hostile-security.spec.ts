@@ -51,3 +51,42 @@ test("a POST whose Origin differs in scheme or comes through a forged X-Forwarde
     expect(res.status(), JSON.stringify(headers)).toBe(403);
   }
 });
+
+test("sign-out ends the session on the server: the old cookie no longer signs anyone in", async ({ browser, baseURL }) => {
+  const username = `hs-out-${run}`;
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signUp(page, username);
+  const cookies = await context.cookies();
+  expect(((await (await page.request.get("/api/auth/session")).json()) as { userId?: string }).userId).toBeTruthy();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await context.close();
+
+  // a copy of the cookie taken before sign-out, replayed from elsewhere
+  const replay = await browser.newContext({ baseURL });
+  await replay.addCookies(cookies);
+  const again = await replay.newPage();
+  expect(((await (await again.request.get("/api/auth/session")).json()) as { userId?: string }).userId).toBeUndefined();
+  await again.goto("/teams");
+  await expect(again.getByRole("link", { name: username })).toHaveCount(0);
+  await replay.close();
+});
+
+test("sign-up refuses the username and common passwords as the password, and asks for no email", async ({ page }) => {
+  const username = `hs-pw-${run}`;
+  await page.goto("/signup");
+  await expect(page.getByLabel(/email/i)).toHaveCount(0);
+  const attempt = async (password: string) => {
+    await page.getByLabel("Username").fill(username);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+  };
+  await attempt(`${username}-2026`);
+  await expect(page.getByText("must not contain the username")).toBeVisible();
+  await attempt("qwertyuiop");
+  await expect(page.getByText("is one of the most common passwords; choose another")).toBeVisible();
+  await expect(page).toHaveURL(/\/signup/);
+  await attempt(PASSWORD);
+  await expect(page).toHaveURL(/\/teams$/);
+});
