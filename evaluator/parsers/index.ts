@@ -12,7 +12,7 @@
 import { parseDjangoLog } from "./django";
 import { parsePytestLog } from "./pytest";
 import { parsePytestVerboseLog } from "./pytest-verbose";
-import { parseAstropyLog, parseMatplotlibLog, parseSeabornLog } from "./swebench-pytest";
+import { parseAstropyLog, parseMatplotlibLog, parsePytestOptionsLog, parseSeabornLog } from "./swebench-pytest";
 import { parseSympyLog } from "./sympy";
 import type { LogParser } from "./types";
 import { parseUnittestLog } from "./unittest";
@@ -37,6 +37,8 @@ export const LOG_PARSER_REGISTRY = {
   matplotlib: { parse: parseMatplotlibLog, aliases: ["parse_log_matplotlib"] },
   seaborn: { parse: parseSeabornLog, aliases: ["parse_log_seaborn"] },
   astropy: { parse: parseAstropyLog, aliases: ["parse_log_astropy"] },
+  // requests and pylint: parametrized over file paths
+  "pytest-options": { parse: parsePytestOptionsLog, aliases: ["parse_log_pytest_options"] },
 } as const satisfies Record<string, ParserEntry>;
 
 export type LogParserName = keyof typeof LOG_PARSER_REGISTRY;
@@ -77,4 +79,4 @@ export { parsePytestVerboseLog } from "./pytest-verbose";
 export { parseUnittestLog } from "./unittest";
 export { parseDjangoLog } from "./django";
 export { parseSympyLog } from "./sympy";
-export { parseAstropyLog, parseMatplotlibLog, parseSeabornLog } from "./swebench-pytest";
+export { parseAstropyLog, parseMatplotlibLog, parsePytestOptionsLog, parseSeabornLog } from "./swebench-pytest";

@@ -9,6 +9,7 @@ import {
   parseDjangoLog,
   parseMatplotlibLog,
   parsePytestLog,
+  parsePytestOptionsLog,
   parsePytestVerboseLog,
   parseSeabornLog,
   parseSympyLog,
@@ -111,6 +112,40 @@ describe("SWE-bench's pytest variants (matplotlib, seaborn, astropy)", () => {
   });
 });
 
+describe("SWE-bench's parse_log_pytest_options (requests, pylint)", () => {
+  const log = [
+    "PASSED tests/test_utils.py::test_path[/testbed/tests/data/a.txt]",
+    "FAILED tests/test_utils.py::test_path[/testbed/tests/data/b.txt] - AssertionError",
+    "PASSED tests/test_utils.py::test_glob[/testbed/*.txt]",
+    "PASSED tests/test_utils.py::test_url[//example.org/x]",
+    "PASSED tests/test_utils.py::test_plain[1-2]",
+    "",
+  ].join("\n");
+
+  it("names a test parametrized over an absolute path by / and the path's last component, as the dataset lists it", () => {
+    const parsed = obs(parsePytestOptionsLog(log));
+    expect(parsed["tests/test_utils.py::test_path[/a.txt]"]).toEqual(["PASSED"]);
+    expect(parsed["tests/test_utils.py::test_path[/b.txt]"]).toEqual(["FAILED"]);
+    // the printed ids stay too
+    expect(parsed["tests/test_utils.py::test_path[/testbed/tests/data/a.txt]"]).toEqual(["PASSED"]);
+  });
+
+  it("leaves globs, // and other parameters as printed", () => {
+    const parsed = obs(parsePytestOptionsLog(log));
+    expect(Object.keys(parsed).filter((k) => !k.includes("test_path")).sort()).toEqual([
+      "tests/test_utils.py::test_glob[/testbed/*.txt]",
+      "tests/test_utils.py::test_plain[1-2]",
+      "tests/test_utils.py::test_url[//example.org/x]",
+    ]);
+  });
+
+  it("never merges two paths with the same last component into one name", () => {
+    const two = "PASSED t.py::test_p[/x/a.txt]\nFAILED t.py::test_p[/y/a.txt] - boom\n";
+    const result = grade(parsePytestOptionsLog(two), ["t.py::test_p[/a.txt]"]);
+    expect([result.statuses["t.py::test_p[/a.txt]"], result.tampered]).toEqual(["ABSENT", false]);
+  });
+});
+
 describe("parseDjangoLog (tests/runtests.py --verbosity 2)", () => {
   const F = "(forms_tests.tests.test_forms.FormsTestCase)";
   const parsed = obs(parseDjangoLog(fixture("django-py39.log")));
@@ -179,7 +214,8 @@ describe("parseSympyLog (bin/test --verbose)", () => {
 
 describe("parser registry", () => {
   it("has one canonical name per parser and resolves SWE-bench's names to it", () => {
-    expect(LOG_PARSER_NAMES).toEqual(["pytest", "pytest-verbose", "unittest", "django", "sympy", "matplotlib", "seaborn", "astropy"]);
+    expect(LOG_PARSER_NAMES).toEqual(["pytest", "pytest-verbose", "unittest", "django", "sympy", "matplotlib", "seaborn", "astropy", "pytest-options"]);
+    expect(canonicalLogParser("parse_log_pytest_options")).toBe("pytest-options");
     expect(["parse_log_django", "parse_log_sympy", "parse_log_matplotlib", "parse_log_seaborn", "parse_log_astropy", "parse_log_pytest_v2", "parse_log_pytest"].map(canonicalLogParser)).toEqual([
       "django",
       "sympy",
