@@ -46,7 +46,7 @@ export const envSchema = z.object({
   NEXTAUTH_URL: z.url().optional(),
   /**
    * "1" only when the site runs behind a reverse proxy that sets X-Forwarded-For,
-   * -Host and -Proto itself: otherwise any client could send them (issue 15).
+   * -Host and -Proto itself: otherwise any client could send them.
    */
   CHAINSWE_TRUST_PROXY: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   /** GitHub OAuth sign-in is offered when both are set */

@@ -1,5 +1,5 @@
 /**
- * The leaderboard (issue 4, item 1; SPEC §4, §6): one row per public system ×
+ * The leaderboard (SPEC §4, §6): one row per public system ×
  * mode on a dataset version, from the scores stored when evaluations completed.
  * Server-rendered from the URL's state with the same pure functions the JSON
  * API uses (lib/leaderboard-*.ts), so the table is complete before any

@@ -1,5 +1,5 @@
 /**
- * bench/eval-throughput: how fast the queue evaluates (issue 5, item 6). On a
+ * bench/eval-throughput: how fast the queue evaluates. On a
  * fresh SQLite database with the demo dataset, real worker processes evaluate
  * one system's demo Oracle and Seq submissions (default demo-overshoot, what
  * users submit: 10 chains, 32 bugs, every patch applies and is not gold, its

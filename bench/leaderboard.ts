@@ -1,5 +1,5 @@
 /**
- * bench/leaderboard: how fast the leaderboard answers (issue 4, item 9). On the
+ * bench/leaderboard: how fast the leaderboard answers. On the
  * synthetic database of bench/seed-leaderboard.ts (1,000 public submissions ×
  * 304 bugs; made first if missing), it builds the site (or reuses a build),
  * starts `next start` with no evaluation workers, and measures in the same run,

@@ -1,6 +1,6 @@
 /**
- * bench/load: the leaderboard under concurrent load WHILE an evaluation runs
- * (issue 5, item 5). A fresh SQLite database prepared as the demo is
+ * bench/load: the leaderboard under concurrent load WHILE an evaluation runs.
+ * A fresh SQLite database prepared as the demo is
  * (`chainswe db migrate`, `demo images`, `demo seed`: the demo dataset and the
  * eight demo systems' Oracle and Seq submissions, 80 chains, queued and
  * published), the site built into a dist dir of the bench's own (reused when

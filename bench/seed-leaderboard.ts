@@ -1,6 +1,6 @@
 /**
  * bench/seed-leaderboard: a synthetic portal database for the leaderboard's
- * speed benchmark (issue 4, item 9). Shaped like the ChainSWE release: one
+ * speed benchmark. Shaped like the ChainSWE release: one
  * dataset version of 100 chains / 304 bugs over 54 repositories (97 chains of
  * length 3, two of 4, one of 5); 200 systems (7 models × 3 context
  * configurations, 40 teams) with Oracle, Seq and Seq+Mem submissions plus 400

@@ -1,6 +1,6 @@
 /**
  * bench/upload-stall: another client's latency while a hostile 100 MB upload
- * is being checked (issue 15, item 3). This process plays the site: one
+ * is being checked. This process plays the site: one
  * thread answers a client's GETs (keep-alive, one request in flight) and
  * checks the upload the way the portal's intake does (loadPredictionsOffThread).
  * Measured for each hostile shape, with the same client before (idle) and

@@ -1,5 +1,5 @@
 /**
- * The dataset browser's tables (issue 4, item 5): versions, repositories,
+ * The dataset browser's tables: versions, repositories,
  * chains with their difficulty, solve rates by position, and a chain's bugs.
  * Server-rendered, real <table> markup; the numbers come from lib/dataset-view.ts.
  */

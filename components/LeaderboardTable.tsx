@@ -1,6 +1,6 @@
 "use client";
 /**
- * The leaderboard's table (issue 4, item 1), built with @tanstack/react-table.
+ * The leaderboard's table, built with @tanstack/react-table.
  * Rows arrive filtered, sorted and grouped by the server (lib/leaderboard-rows.ts),
  * so the table is complete before any JavaScript runs; react-table holds the
  * columns and the sort state (manual sorting: the URL owns the order), and each

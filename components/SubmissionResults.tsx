@@ -106,7 +106,7 @@ export function SubmissionResultsTables({ id, chains }: { id: string; chains: Ch
                 <tr key={order}>
                   <td className="num">{order}</td>
                   <td>
-                    {/* every bug opens its failure page (issue 4, item 6) */}
+                    {/* every bug opens its failure page */}
                     <Link href={failurePageUrl(id, c.continuousId, order)}>
                       <code>{swebenchInstanceId}</code>
                     </Link>

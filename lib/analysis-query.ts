@@ -1,5 +1,5 @@
 /**
- * The analysis pages' views as URL parameters (issue 4, items 2–4 and 7): per
+ * The analysis pages' views as URL parameters: per
  * position, chain errors and the comparison, each page's schema extended with
  * `table` and `format` for its export route. Parsing is lib/view-query.ts's.
  */

@@ -1,5 +1,5 @@
 /**
- * What the chain-error page shows (issue 4, item 3; SPEC §5, the paper's
+ * What the chain-error page shows (SPEC §5, the paper's
  * Figure 4), derived from the stored chain-error breakdowns: several systems'
  * breakdowns summed into one, the bars by cause and by fingerprint, and the
  * list of chain errors narrowed by position, cause and fingerprint. Pure:

@@ -1,5 +1,5 @@
 /**
- * Who may do what (issue 3, item 6): pure functions of the viewer and the thing
+ * Who may do what: pure functions of the viewer and the thing
  * asked about, so every page, route handler and server action asks the same
  * question the same way, and the rules are tested without a server.
  *

@@ -1,6 +1,5 @@
 /**
- * What the comparison page shows besides the paired difference (issue 4, item
- * 4): who resolved more bugs on each chain both runs cover, the difference as
+ * What the comparison page shows besides the paired difference: who resolved more bugs on each chain both runs cover, the difference as
  * signed points, and the cost-vs-score scatter. Pure: /compare, its export and
  * the tests all call these.
  */

@@ -1,5 +1,5 @@
 /**
- * CSV for every table's export (issue 4, item 7): one header row of column
+ * CSV for every table's export: one header row of column
  * labels, then one row per record. csv-stringify does the quoting; callers
  * pick the columns so the CSV and the JSON export carry the same fields.
  * Text that a spreadsheet would run as a formula is defused (inert).

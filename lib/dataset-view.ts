@@ -1,5 +1,5 @@
 /**
- * The dataset browser's derived numbers (issue 4, item 5), pure: which public
+ * The dataset browser's derived numbers, pure: which public
  * submissions stand for the public systems, how often they solved each bug,
  * each position and each whole chain, and the tables' export columns.
  *

@@ -9,7 +9,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe("ensureDatabaseDir", () => {
-  it("makes a new SQLite file owner-only (issue 15: it was 0644)", () => {
+  it("makes a new SQLite file owner-only (not 0644)", () => {
     const file = join(dir, "new", "chainswe.db");
     ensureDatabaseDir(`file:${file}`);
     expect(mode(file)).toBe(0o600);

@@ -15,7 +15,7 @@ export function sqliteFilePath(url: string): string | null {
 /**
  * better-sqlite3 creates the file but not its folder: make the folder. The
  * file holds password hashes and token hashes, so it is the owner's only
- * (0600, issue 15); SQLite gives its -wal and -shm files the same mode.
+ * (0600); SQLite gives its -wal and -shm files the same mode.
  */
 export function ensureDatabaseDir(url: string): void {
   const file = sqliteFilePath(url);

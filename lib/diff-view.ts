@@ -1,5 +1,5 @@
 /**
- * A unified diff as the failure page shows it (issue 4, item 6; UI.md
+ * A unified diff as the failure page shows it (UI.md
  * "failure pages are for reading code"): files of hunks of numbered lines,
  * long runs of unchanged lines folded, each line syntax-highlighted.
  *

@@ -1,5 +1,5 @@
 /**
- * The analysis pages' exports (issue 4, item 7): a table as flat records keyed
+ * The analysis pages' exports: a table as flat records keyed
  * by column label, answered as CSV or as JSON with the same columns.
  */
 import { csvResponse, toCsv, type CsvColumn } from "@/lib/csv";

@@ -22,7 +22,7 @@ describe("crossSiteProblem", () => {
     expect(crossSiteProblem(h({ host: "chainswe.example.org", cookie: "next-auth.session-token=x" }))).toBe("cross-site request refused (no Origin header)");
     expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "null" }))).toBe("cross-site request refused (bad Origin header)");
     expect(crossSiteProblem(h({ host: "chainswe.example.org", referer: "not a url" }))).toMatch(/no Origin/);
-    // issue 15: the full origin, and forwarded headers only from a configured proxy
+    // the full origin, and forwarded headers only from a configured proxy
     expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "https://chainswe.example.org" }))).toMatch(/refused \(Origin https:/);
     expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "https://chainswe.example.org" }), { origin: "http://chainswe.example.org" })).toMatch(/refused/);
     expect(crossSiteProblem(h({ host: "site:3000", "x-forwarded-host": "evil.example", origin: "http://evil.example" }))).toMatch(/refused/);

@@ -57,7 +57,7 @@ export function crossSiteProblem(headers: Headers, site: SiteOrigin = {}): strin
     return "cross-site request refused (bad Origin header)";
   }
   if (sent === "null") return "cross-site request refused (bad Origin header)";
-  // the full origin: scheme, host and port (issue 15: https:// passed where the site is http://)
+  // the full origin: scheme, host and port (an https:// origin must not pass where the site is http://)
   return sent === expected ? null : `cross-site request refused (Origin ${origin})`;
 }
 

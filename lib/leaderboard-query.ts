@@ -1,5 +1,5 @@
 /**
- * The leaderboard's view as URL parameters (issue 4, items 1 and 7): one zod
+ * The leaderboard's view as URL parameters: one zod
  * schema shared by the page, its controls and GET /api/v1/leaderboard, and the
  * canonical URL of a view (defaults left out). Parsing is lib/view-query.ts's.
  */

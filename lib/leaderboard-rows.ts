@@ -1,5 +1,5 @@
 /**
- * Which leaderboard rows a view shows, in which order (issue 4, items 1 and 8):
+ * Which leaderboard rows a view shows, in which order:
  * filtering, sorting with a stable tie-break, grouping by configuration in the
  * paper's order, the paper's reported rows under the same filters, and the
  * choices the filters offer. Pure: the page and GET /api/v1/leaderboard show

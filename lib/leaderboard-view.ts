@@ -1,5 +1,5 @@
 /**
- * What the leaderboard page shows (issue 4, items 1 and 8), derived from plain
+ * What the leaderboard page shows, derived from plain
  * data: the rows as the table prints them (the paper's reported rows too), why
  * a table is empty, and the page's whole view. Pure functions, no database and
  * nothing server-only: the page renders its first view on the server from

@@ -1,5 +1,5 @@
 /**
- * The first lines of a failing test's error in its log (issue 4, item 6), with
+ * The first lines of a failing test's error in its log, with
  * the line they start at, for the failure page's excerpt and its link into the
  * full log: the test's pytest section, its unittest traceback, or the line
  * that names it.

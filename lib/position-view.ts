@@ -1,5 +1,5 @@
 /**
- * The per-position tables and charts (issue 4, item 2; the paper's Tables 3
+ * The per-position tables and charts (the paper's Tables 3
  * and 4): resolution at each chain position by configuration or by model, the
  * change against the group's Oracle row, the paper's reported tables in the
  * same shape, and the line chart's series. Pure: /positions, its export and

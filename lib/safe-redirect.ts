@@ -1,5 +1,5 @@
 /**
- * Where a request may send the browser next (issue 15): a path on this site
+ * Where a request may send the browser next: a path on this site
  * only. Decided by URL parsing, not by prefix checks, because browsers drop
  * tabs and newlines from URLs ("/\t/evil.example" becomes "//evil.example")
  * and read "\" as "/". Every redirect target taken from a request goes through here.

@@ -1,5 +1,5 @@
 /**
- * The embedded evaluation worker (issue 3, item 5): the site process runs
+ * The embedded evaluation worker: the site process runs
  * CHAINSWE_SITE_WORKERS slots of the durable queue's worker pool, so the quick
  * start needs no second process. Started once per process from
  * instrumentation.ts; nothing lives only in memory, so a site killed at any

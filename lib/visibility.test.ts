@@ -33,7 +33,7 @@ const TABLE: Row[] = [
   ["withdraw", "public", "completed", stranger, null, "forbidden"],
   // a reviewer decides a pending request
   ["approve", "pending_review", "completed", reviewer, null, "public"],
-  // no one decides on their own team's submission (issue 15)
+  // no one decides on their own team's submission
   ["approve", "pending_review", "completed", both, null, "forbidden"],
   ["reject", "pending_review", "completed", both, "x", "forbidden"],
   ["approve", "private", "completed", reviewer, null, "state"],

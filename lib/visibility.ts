@@ -96,7 +96,7 @@ function changesFor(action: VisibilityAction, to: Visibility, reason: string | n
 }
 
 /**
- * Separation of duties (issue 15): a reviewer on the submitting team does not
+ * Separation of duties: a reviewer on the submitting team does not
  * decide on it. A site with a single reviewer must grant the role to someone
  * outside the team (the message says so).
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PostgreSQL and Redis on 127.0.0.1 for the deployment-mode tests (issue 5), from
+# PostgreSQL and Redis on 127.0.0.1 for the deployment-mode tests, from
 # Debian's archive (ENVIRONMENT.md). Idempotent: installs what is missing, starts
 # what does not answer, and leaves running servers alone. Not needed by the
 # quick start, which runs on SQLite with the embedded worker.

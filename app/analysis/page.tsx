@@ -1,5 +1,5 @@
 /**
- * /analysis (issue 4, item 3; SPEC §5): chain errors of the public Seq and
+ * /analysis (SPEC §5): chain errors of the public Seq and
  * Seq+Mem submissions against their systems' public Oracle submissions, summed
  * over the systems picked: the rate by position, the cause and fingerprint
  * splits (charts in the manner of the paper's Figure 4), by system, and every

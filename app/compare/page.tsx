@@ -1,5 +1,5 @@
 /**
- * /compare (issue 4, item 4): two systems × modes picked from the leaderboard
+ * /compare: two systems × modes picked from the leaderboard
  * (or submissions the viewer may read): their paired per-bug difference with a
  * 95% interval, who resolved more on each chain, and cost against per-bug %
  * for every public system. State in the URL: ?a=<submission>&b=<submission>&scoring=.

@@ -1,5 +1,5 @@
 /**
- * /dataset (issue 4, item 5): every dataset version with its size, and the
+ * /dataset: every dataset version with its size, and the
  * repositories each one draws its chains from. Public.
  */
 import type { Metadata } from "next";

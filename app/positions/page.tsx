@@ -1,5 +1,5 @@
 /**
- * /positions (issue 4, item 2): per-position resolution by configuration and by
+ * /positions: per-position resolution by configuration and by
  * model, as the paper's Tables 3 and 4, from the public leaderboard rows, and a
  * line chart per configuration (Oracle vs Seq vs Seq+Mem). State in the URL.
  */

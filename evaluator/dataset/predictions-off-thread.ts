@@ -1,5 +1,5 @@
 /**
- * loadPredictions on a worker thread (issue 15): checking an upload is
+ * loadPredictions on a worker thread: checking an upload is
  * CPU-bound (JSON.parse of lines or of a whole array, the schema, the diffs),
  * and on the request thread one hostile 100 MB file stalled every other
  * request for the whole check. The thread's heap is capped, so a file built to

@@ -77,7 +77,7 @@ function oversizedPatch(line: number, value: unknown, maxPatchBytes: number | un
   return over ? { line, field: "model_patch", message: over } : null;
 }
 
-/** Past this many problems the check stops reading: a hostile file of a million bad lines costs no more than this (issue 15). */
+/** Past this many problems the check stops reading: a hostile file of a million bad lines costs no more than this. */
 export const MAX_CHECKED_ISSUES = 10 * MAX_LISTED_ISSUES;
 
 /** Collects issues, listing the first MAX_LISTED_ISSUES and counting the rest. */

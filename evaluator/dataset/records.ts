@@ -136,7 +136,7 @@ const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, COMMA, QUOTE, BACKS
 const isSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 /**
- * A JSON array's elements one at a time (issue 15): each is cut out by
+ * A JSON array's elements one at a time: each is cut out by
  * bracket depth and parsed alone, so a consumer that stops early (too many
  * problems) never pays for the rest, and no single parse builds the whole
  * array on the heap. Malformed structure is named by element number.

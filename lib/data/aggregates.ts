@@ -1,6 +1,6 @@
 /**
  * Aggregates, computed when an evaluation completes rather than on each request
- * (issue 4, item 9): a completed submission's scores under both scorings and
+ *: a completed submission's scores under both scorings and
  * both position sets, and the chain-error analysis of each Seq / Seq+Mem
  * submission against its system's Oracle submission. Both come from the
  * evaluator's pure functions over `runResultsForSubmission`, so the portal's

@@ -1,5 +1,5 @@
 /**
- * The chain-error analysis (issue 4, item 3; SPEC §5): what was stored when
+ * The chain-error analysis (SPEC §5): what was stored when
  * evaluations completed (ChainErrorAnalysis rows) of public Seq and Seq+Mem
  * submissions whose Oracle submission is public too, narrowed by the page's
  * filters and summed. /analysis and its export route share it.

@@ -1,5 +1,5 @@
 /**
- * The comparison of two submissions (issue 4, item 4): pairedComparison, the
+ * The comparison of two submissions: pairedComparison, the
  * evaluator's, over both submissions' stored results, scored on request, with
  * the leaderboard's rows to pick from and to plot. A compared submission may be
  * any the viewer may read (lib/authz.ts, as the submission page).

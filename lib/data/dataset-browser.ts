@@ -1,5 +1,5 @@
 /**
- * The dataset browser's data (issue 4, item 5; SPEC §6 "the dataset (repos,
+ * The dataset browser's data (SPEC §6 "the dataset (repos,
  * chains, bugs, difficulty across systems)"): public, so nothing here takes a
  * viewer, and only public completed submissions count towards difficulty
  * (lib/dataset-view.ts says which and how).

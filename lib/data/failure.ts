@@ -1,5 +1,5 @@
 /**
- * A bug's failure page (issue 4, item 6; SPEC §6 "per chain and bug, Oracle vs
+ * A bug's failure page (SPEC §6 "per chain and bug, Oracle vs
  * Seq outcome, fingerprint, cause with evidence, agent patch vs gold patch,
  * failing tests, logs"), for whoever may read the submission
  * (readableSubmission: NotFoundError otherwise).

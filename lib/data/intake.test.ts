@@ -294,7 +294,7 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     ).resolves.toBeTruthy();
   });
 
-  it("the quota counts per user as well: a second team of one's own does not buy more uploads (issue 15)", async () => {
+  it("the quota counts per user as well: a second team of one's own does not buy more uploads", async () => {
     const limits = { ...LIMITS, dailyQuota: 2 };
     const team = await t.db.team.create({ data: { name: "Acme Two", slug: "acme-two" } });
     await t.db.teamMember.create({ data: { teamId: team.id, userId: alice.id } });
@@ -310,7 +310,7 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     expect(await rowCounts()).toEqual(before);
   });
 
-  it("refused uploads count against the user's quota at a quarter each: refusals are not free to repeat (issue 15)", async () => {
+  it("refused uploads count against the user's quota at a quarter each: refusals are not free to repeat", async () => {
     const limits = { ...LIMITS, dailyQuota: 2 };
     const bad = () => intake.receiveSubmission(alice, upload("{not json\n"), { limits }).catch((e: unknown) => e);
     for (let i = 0; i < 4; i++) expect(await bad()).toBeInstanceOf(InputError);

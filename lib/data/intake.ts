@@ -100,7 +100,7 @@ export function intakeLimitsFromEnv(): IntakeLimits {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** Whose submissions count together against one daily quota: a team's, or (issue 15) a user's across all their teams. */
+/** Whose submissions count together against one daily quota: a team's, or a user's across all their teams. */
 export type QuotaScope = { teamId: string } | { userId: string };
 
 /** How much of the daily quota is used, and when the oldest counted submission stops counting. */
@@ -323,7 +323,7 @@ export async function receiveSubmission(
       }
       const quota = await quotaUse({ teamId: system.teamId }, now, client);
       if (quota.used >= limits.dailyQuota) throw quotaError(`team ${system.team.name} has`, limits.dailyQuota, quota.freesAt, now);
-      // per user as well: free teams are unlimited, so a team quota alone is no limit (issue 15)
+      // per user as well: free teams are unlimited, so a team quota alone is no limit
       const own = await userQuotaUse(viewer.id, now, client);
       if (own.used >= limits.dailyQuota) throw quotaError("you have", limits.dailyQuota, own.freesAt, now);
     };

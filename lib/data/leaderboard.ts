@@ -1,5 +1,5 @@
 /**
- * The leaderboard's rows (SPEC §4, §6; issue 4): one per public system × mode
+ * The leaderboard's rows (SPEC §4, §6): one per public system × mode
  * on a dataset version — the newest public completed submission of each —
  * read from the scores stored when evaluations completed (lib/data/aggregates.ts),
  * never recomputed per request. Filtering and sorting are the caller's (the
@@ -7,7 +7,7 @@
  * relative change against the same system's Oracle row is computed here, where
  * both rows are at hand.
  *
- * Speed (issue 4, item 9): a request reads the rows' facts and each score's
+ * Speed: a request reads the rows' facts and each score's
  * computedAt only; the stored scores (a few KB of JSON per submission) are read
  * and parsed once per computation and kept in memory, keyed by submission and
  * computedAt, so a recomputation (or a re-run, which deletes the row) is seen

@@ -1,5 +1,5 @@
 /**
- * The per-position view (issue 4, item 2): the public leaderboard rows of a
+ * The per-position view: the public leaderboard rows of a
  * version as the paper's Tables 3 and 4 (by configuration, by model), read from
  * the scores stored when evaluations completed; the paper's tables as printed
  * when asked for. /positions and its export route share it.

@@ -1,5 +1,5 @@
 /**
- * Re-grading stored submissions in the portal (SPEC §7 "Re-grade", issue 17 item 2):
+ * Re-grading stored submissions in the portal (SPEC §7 "Re-grade"):
  * each BugResult's stored log is re-read with the current grader (evaluator/regrade,
  * the same pure function as `chainswe regrade`), changed rows are updated, every row
  * records the grader that produced it, and a completed submission's scores and

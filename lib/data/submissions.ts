@@ -1,5 +1,5 @@
 /**
- * Submissions and their predictions (SPEC §2, §6; issue 3 items 4 and 5).
+ * Submissions and their predictions (SPEC §2, §6).
  *
  * Invariants: everything is validated before anything is stored (loadPredictions
  * names line and field), and a submission, its predictions and one queued

@@ -119,7 +119,7 @@ describe("changeVisibility", () => {
     ]);
   });
 
-  it("refuses a reviewer's decision on their own team's submission (issue 15)", async () => {
+  it("refuses a reviewer's decision on their own team's submission", async () => {
     const id = await completed();
     await vis.changeVisibility(teamReviewer, id, { action: "request_publication" });
     await refusedUnchanged(id, () => vis.changeVisibility(teamReviewer, id, { action: "approve" }), ForbiddenError, /own team.*another reviewer/);

@@ -1,5 +1,5 @@
 /**
- * The results published in the ChainSWE paper (issue 4, item 8), validated once
+ * The results published in the ChainSWE paper, validated once
  * and exposed as typed rows: Table 2 for the leaderboard's reported rows,
  * Tables 3 and 4 for the per-position page, Table 8 for peak context. These
  * numbers are as printed (one decimal), never re-evaluated here, so pages must

@@ -1,5 +1,5 @@
 /**
- * The distributed deployment end to end (issue 5, items 1–2): PostgreSQL for
+ * The distributed deployment end to end: PostgreSQL for
  * the site's data, a Redis of the test's own (append-only file, so it can be
  * restarted), `chainswe dispatcher` (what the site runs with
  * CHAINSWE_QUEUE=bullmq) and `chainswe worker --redis` processes replaying demo

@@ -1,5 +1,5 @@
 /**
- * Per-position view, chain-error analysis and comparison (issue 4, items 2–4)
+ * Per-position view, chain-error analysis and comparison
  * on the demo benchmark really evaluated and published by the global setup:
  * real tables with headers, charts with a title and a text alternative, state
  * in the URL, exports that download the table's rows, and links down to the

@@ -1,5 +1,5 @@
 /**
- * The dataset browser (issue 4, item 5) on the demo benchmark really evaluated:
+ * The dataset browser on the demo benchmark really evaluated:
  * /dataset → version demo → a chain → its bugs with problem statements, gold
  * files and solve rates, down to a system's failure page; every table's CSV and
  * JSON export downloads; a problem statement holding HTML is shown as text.

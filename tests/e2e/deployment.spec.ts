@@ -1,5 +1,5 @@
 /**
- * The deployment layout in the browser (issue 5, item 1): the real site on
+ * The deployment layout in the browser: the real site on
  * PostgreSQL with CHAINSWE_QUEUE=bullmq, its dispatcher handing chains through
  * Redis to a `chainswe worker --redis` process that has no database. A team
  * signs up, submits with an API token, watches the evaluation, and the site is

@@ -1,5 +1,5 @@
 /**
- * Failure pages (issue 4, item 6) on the demo benchmark really evaluated: from
+ * Failure pages on the demo benchmark really evaluated: from
  * the demo-overshoot Seq submission down to a chain error — its cause and
  * evidence, Oracle and Seq side by side, the overshoot file marked on the prior
  * bug, the failing test's error and full log — with the agent's patch hidden

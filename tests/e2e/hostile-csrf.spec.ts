@@ -1,5 +1,5 @@
 /**
- * CSRF (issue 5, item 4) on every state-changing route handler and every
+ * CSRF on every state-changing route handler and every
  * server action (tests/e2e/hostile-routes.ts lists them; a unit test keeps the
  * list complete): each is sent with a signed-in person's cookie but from
  * another site, with no Origin, and from an opaque origin, and must answer 403

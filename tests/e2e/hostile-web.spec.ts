@@ -1,5 +1,5 @@
 /**
- * Hostile web input (issue 5, item 4) against the real site: uploads over the
+ * Hostile web input against the real site: uploads over the
  * size limit and archives, malformed JSON bodies, HTML and script in every
  * name a team chooses and in a problem statement (shown as text on every page
  * that shows them), ids of another team's private submission answered exactly

@@ -1,5 +1,5 @@
 /**
- * The submission journey of issue 3 in a real browser against the real site:
+ * The submission journey in a real browser against the real site:
  * a team signs up, creates a team and a system, uploads demo predictions,
  * watches the evaluation finish (the site's worker replays the chains in
  * Docker), asks for publication; a reviewer approves; a visitor then sees the

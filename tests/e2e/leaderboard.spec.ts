@@ -1,5 +1,5 @@
 /**
- * The leaderboard at / (issue 4, items 1, 7, 8): sorting, filters, the
+ * The leaderboard at /: sorting, filters, the
  * strict/lenient toggle, state in the URL (reload and Back), CSV and JSON
  * downloads of the current view, the paper's reported rows, the table before
  * JavaScript, and the path from a row to its submission and a bug's log.

@@ -1,5 +1,5 @@
 /**
- * Killing the server mid-evaluation loses nothing (issue 3 item 5/8): a site
+ * Killing the server mid-evaluation loses nothing: a site
  * SIGKILLed while its embedded worker replays a chain is started again on the
  * same database; the chain's lease runs out, it is claimed again, and the
  * submission completes with every bug graded exactly once and no container

@@ -1,5 +1,5 @@
 /**
- * /dataset/[version] (issue 4, item 5): the version's chains (length, dates,
+ * /dataset/[version]: the version's chains (length, dates,
  * source, image) with how often public systems solved each whole chain, and
  * the solve rate by position. State in the URL: `positions`, `repo`.
  */

@@ -1,5 +1,5 @@
 /**
- * The leaderboard as data (issue 4, item 7): the same rows as the page's view,
+ * The leaderboard as data: the same rows as the page's view,
  * with raw numbers (rates in percent, relative changes as fractions, −0.29 for
  * −29%), as JSON objects or CSV lines. One column list serves both CSV kinds of
  * row: evaluated rows and, when asked, the paper's reported ones (marked

@@ -7,7 +7,7 @@
  * Documented in docs/API.md ("Leaderboard").
  *
  * The serialized answer for a query is kept while the data behind the
- * leaderboard is unchanged (issue 4, item 9: about as fast as a static file).
+ * leaderboard is unchanged (about as fast as a static file).
  */
 import { csvResponse, toCsv } from "@/lib/csv";
 import { derivedFromLeaderboard, getLeaderboard } from "@/lib/data/leaderboard";

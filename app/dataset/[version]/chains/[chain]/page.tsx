@@ -1,5 +1,5 @@
 /**
- * /dataset/[version]/chains/[chain] (issue 4, item 5): one chain's facts and its
+ * /dataset/[version]/chains/[chain]: one chain's facts and its
  * bugs in order (problem statement as escaped text, gold files, test counts,
  * solve rates by mode), each bug down to every public system's failure page.
  */

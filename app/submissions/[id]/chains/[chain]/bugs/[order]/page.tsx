@@ -1,5 +1,5 @@
 /**
- * A bug's failure page (issue 4, item 6): the bug, this submission's outcome
+ * A bug's failure page: the bug, this submission's outcome
  * beside the same system's other mode, the chain error's cause and evidence,
  * the files and patches compared with the gold patch, the failing tests with
  * their errors and the full log. Whoever may read the submission may read
