@@ -1,7 +1,7 @@
 import type { NextConfig } from "next";
 
 /**
- * Sent with every response (issue 15). Next.js inlines its bootstrap scripts
+ * Sent with every response. Next.js inlines its bootstrap scripts
  * and styles, so scripts and styles need 'unsafe-inline' without a nonce per
  * request; everything else is this site only, and no one may frame it.
  */
