@@ -30,6 +30,8 @@ export const signUpSchema = z
     email: z.email().optional(),
   })
   .superRefine((v, ctx) => {
+    // one problem at a time: a password of the wrong length is told only that
+    if (!passwordSchema.safeParse(v.password).success) return;
     const problem = passwordProblem(v.password, v.username);
     if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
   });
