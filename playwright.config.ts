@@ -1,5 +1,5 @@
 /**
- * Browser tests (issue 3 item 8): Debian's Chromium drives the real site that
+ * Browser tests: Debian's Chromium drives the real site that
  * tests/e2e/global-setup.ts builds and starts. One worker: the specs share the
  * site and its evaluation worker, and each waits for real Docker evaluations.
  */
