@@ -28,5 +28,13 @@ npx vitest run --project demo
 wait "$browser_prep" || { tail -60 "$build_log" >&2; exit 1; }
 # next build adds its dist dir to tsconfig.json's include; leave the file as it was
 cp "$tsconfig_before" tsconfig.json
-npx vitest run --project docker
+# The Docker tests in two processes side by side: the distributed, queue, rollout and
+# mining files spend most of their time waiting (leases, locks, agents, timers), the
+# rest compute; each file tags its own containers (tests/docker/setup.ts), so neither
+# half sees the other's. A new file joins the second half.
+waiting=(tests/docker/distributed.test.ts tests/docker/queue.test.ts tests/docker/rollout.test.ts tests/docker/mining.test.ts tests/docker/run-dir.test.ts)
+npx vitest run --project docker "${waiting[@]}" &
+waiting_half=$!
+npx vitest run --project docker $(printf -- '--exclude %s ' "${waiting[@]}") || { kill "$waiting_half" 2>/dev/null; exit 1; }
+wait "$waiting_half"
 CHAINSWE_E2E_REUSE_BUILD=1 npx playwright test
