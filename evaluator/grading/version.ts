@@ -17,7 +17,7 @@ import packageJson from "@/package.json";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { PredictionLine } from "@/lib/schemas/prediction";
 
-export const GRADER_VERSION = "1.0.0";
+export const GRADER_VERSION = "1.1.0";
 
 /** The chainswe package version (package.json), recorded beside the grader version. */
 export const PACKAGE_VERSION: string = packageJson.version;
