@@ -266,10 +266,10 @@ function splitAtRun(output: string, run: string): { setup: string; tests: string
  * Bug 1 starts from the base commit, which its fresh container already holds:
  * the states script for bug 1 alone (no gold state but G(0), so no gold fix
  * enters the container) builds S(1) in place, then its tests run — one exec,
- * and no wait for the container that builds the other states. Returns S(1)'s
- * tree too, which the states container's S(1) must match.
+ * and no wait for the container that builds the other states. S(1)'s tree is
+ * in `built`: the states container's S(1) must match it.
  */
-async function runFirstBug(sandbox: Sandbox, input: ChainReplayInput, bug: Bug, onTests: () => void): Promise<BugRun & { tree: string }> {
+async function runFirstBug(sandbox: Sandbox, input: ChainReplayInput, bug: Bug, onTests: () => void): Promise<BugRun & { built: BuiltInPlace }> {
   const { chain } = input;
   const token = newToken();
   const run = `${token} RUN`;
@@ -283,7 +283,7 @@ async function runFirstBug(sandbox: Sandbox, input: ChainReplayInput, bug: Bug, 
   parseGoldStates(setupOutput, `${token}-gold`, chain, 0);
   const [built] = parseBuilt(setupOutput, token, chain, [bug], () => `exit ${result.exitCode}`);
   if (tests === null) throw new EnvironmentError(`bug ${bug.order}'s setup did not finish (exit ${result.exitCode}):\n${setupOutput.slice(-4000)}`);
-  return { built: built!, tree: built!.tree, run: { ...result, output: tests } };
+  return { built: built!, run: { ...result, output: tests } };
 }
 
 /**
@@ -405,7 +405,7 @@ export async function replayChain(
       : Promise.resolve(null);
   states.catch(() => {});
   // bug i+1's container is started and given its state while bug i's tests run: no code has run in it yet
-  type Entered = { sandbox: Sandbox; built: BuiltState; firstTree: string };
+  type Entered = { sandbox: Sandbox; built: BuiltState; statesFirstTree: string };
   const enter = (i: number): Promise<Entered> => {
     const entering = (async () => {
       const sandbox = await containers.take();
@@ -413,7 +413,7 @@ export async function replayChain(
         const underWay = (await states)!;
         const [s1, built] = await Promise.all([underWay.ready[0]!, underWay.ready[i]!]);
         await enterState(sandbox, chain, built, s1.atBase, `bug ${chain.bug_fixes[i]!.order}`);
-        return { sandbox, built, firstTree: s1.tree };
+        return { sandbox, built, statesFirstTree: s1.tree };
       } catch (e) {
         containers.retire(sandbox, `bug ${chain.bug_fixes[i]!.order}`);
         throw e;
@@ -436,7 +436,7 @@ export async function replayChain(
       sandbox = await containers.take();
       try {
         const first = await runFirstBug(sandbox, input, bug, enterNext(i));
-        firstTree = first.tree;
+        firstTree = first.built.tree;
         bugRun = first;
       } catch (e) {
         containers.retire(sandbox, `bug ${bug.order}`);
@@ -447,8 +447,8 @@ export async function replayChain(
       next = null;
       sandbox = entered.sandbox;
       try {
-        if (entered.firstTree !== firstTree) {
-          throw new EnvironmentError(`bug 1's container built tree ${firstTree}, the states container ${entered.firstTree}: the replay is not deterministic here`);
+        if (entered.statesFirstTree !== firstTree) {
+          throw new EnvironmentError(`bug 1's container built tree ${firstTree}, the states container ${entered.statesFirstTree}: the replay is not deterministic here`);
         }
         bugRun = { built: entered.built, run: await runTests(sandbox, input, bug, enterNext(i)) };
       } catch (e) {

@@ -67,7 +67,7 @@ const FINISH_TESTBED = [
 ].join("; ");
 
 /** What images built here hold; an image built by another recipe is built again. */
-export const IMAGE_RECIPE = "4";
+const IMAGE_RECIPE = "4";
 
 /** Commits `base` + `dir` copied to /testbed (and its bytecode compiled) as image `tag`. */
 export async function imageFromDirectory(base: string, dir: string, tag: string, labels: Record<string, string> = {}): Promise<void> {

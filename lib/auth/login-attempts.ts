@@ -76,7 +76,7 @@ export async function limitedSignIn(
   return { outcome: "signed-in", userId };
 }
 
-export const SIGNUP_WINDOW_MS = 3600_000;
+const SIGNUP_WINDOW_MS = 3600_000;
 
 /**
  * Whether one more account may be created from `address` (null: unknown, one

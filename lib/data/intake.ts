@@ -119,7 +119,7 @@ export async function quotaUse(scope: QuotaScope, now: Date, client: Tx | typeof
  * quota too, at 1/REFUSED_PER_SUBMISSION of a submission: validating one costs
  * the site about as much as storing one, and refusals must not be free to repeat.
  */
-export const REFUSED_PER_SUBMISSION = 4;
+const REFUSED_PER_SUBMISSION = 4;
 const refusedKey = (userId: string) => `refused-upload:${userId}`;
 
 /** The user's quota use: their submissions, and their refused uploads at their weight. */
