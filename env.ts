@@ -77,11 +77,6 @@ export const envSchema = z.object({
   CHAINSWE_BULLMQ_LOCK_S: int(30),
   /** distributed mode: chains on Redis at once */
   CHAINSWE_DISPATCH_MAX: int(64),
-  /**
-   * Read by Next itself too: `true` makes `next start` leave SIGTERM to the site, which
-   * then stops its worker or dispatcher before it exits (lib/site-worker.ts).
-   */
-  NEXT_MANUAL_SIG_HANDLE: z.string().optional().transform((v) => v === "true"),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   build();
   const base = `http://127.0.0.1:${PORT}`;
   let text = "";
-  const site = spawn(process.execPath, [NEXT, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+  const site = spawn(process.execPath, [join(ROOT, "bin", "site.mjs"), "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -36,7 +36,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { assertEngine } from "@/evaluator/sandbox";
-import { ascending, buildSite, CHAINSWE, fmt, foreignSandboxes, freePort, NEXT, quantile, removeSandboxesOf, run, start, stop, stopAll, waitFor, type Proc } from "./support";
+import { ascending, buildSite, CHAINSWE, fmt, foreignSandboxes, freePort, quantile, removeSandboxesOf, run, SITE, start, stop, stopAll, waitFor, type Proc } from "./support";
 
 const { values: args } = parseArgs({
   options: {
@@ -183,12 +183,10 @@ async function startSite(url: string, workers: number): Promise<{ proc: Proc; ba
   const proc = start(
     `site(${workers})`,
     process.execPath,
-    [NEXT, "start", "-p", String(port), "-H", "127.0.0.1"],
+    [SITE, "-p", String(port), "-H", "127.0.0.1"],
     {
       CHAINSWE_NEXT_DIST: args.dist!,
       NEXT_TELEMETRY_DISABLED: "1",
-      // SIGTERM: the site hands its running chains back before exiting (lib/site-worker.ts), as demo.sh runs it
-      NEXT_MANUAL_SIG_HANDLE: "true",
       DATABASE_URL: url,
       NEXTAUTH_SECRET: "bench-load-secret-bench-load-secret",
       NEXTAUTH_URL: base,

@@ -13,6 +13,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 export const ROOT = new URL("../", import.meta.url).pathname;
 export const CHAINSWE = join(ROOT, "bin", "chainswe.mjs");
 export const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
+/** the site as demo.sh and deploy/ run it (server.ts) */
+export const SITE = join(ROOT, "bin", "site.mjs");
 
 export type Proc = { name: string; child: ChildProcess; log: () => string; exited: Promise<void> };
 

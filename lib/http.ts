@@ -42,7 +42,7 @@ export function errorResponse(e: unknown): Response {
  * browser's Origin (or, failing that, Referer) must be this site's. A request
  * with an Authorization header (a bearer token) carries no ambient
  * credentials and passes. Pure, for route handlers (assertSameOrigin) and for
- * proxy.ts, which applies it to every server action and page POST.
+ * the site's server (server.ts), which applies it to every server action and page POST.
  */
 export function crossSiteProblem(headers: Headers, site: SiteOrigin = {}): string | null {
   if (headers.get("authorization")) return null;

@@ -35,13 +35,11 @@ async function startSiteDispatcher(redisUrl: string | undefined): Promise<void> 
 const STOP_GRACE_MS = 20_000;
 
 /**
- * `next start` exits on SIGTERM/SIGINT at once, before a running chain can be
- * handed back (it then waits out its lease, its container until reaped). With
- * NEXT_MANUAL_SIG_HANDLE=true (scripts/demo.sh, deploy/) Next leaves the
- * signals to the app: the site stops its worker or dispatcher, then exits.
+ * The site's server (server.ts) leaves SIGTERM/SIGINT to the app: the site
+ * stops its worker or dispatcher, so running chains go back to the queue at
+ * once instead of waiting out their lease, then exits.
  */
 function stopOnSignal(stop: () => Promise<unknown>): void {
-  const exits = env().NEXT_MANUAL_SIG_HANDLE;
   const onSignal = (signal: NodeJS.Signals) => {
     // 0 once the chains are back, as `chainswe worker` does; 1 if the grace ran out first
     const code = 0;
@@ -50,9 +48,7 @@ function stopOnSignal(stop: () => Promise<unknown>): void {
     grace.unref();
     void stop()
       .catch((e: unknown) => process.stderr.write(`stopping the worker failed: ${coerceError(e).message}\n`))
-      .finally(() => {
-        if (exits) process.exit(code);
-      });
+      .finally(() => process.exit(code));
   };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);

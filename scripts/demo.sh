@@ -7,8 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export NEXT_TELEMETRY_DISABLED=1
-# Ctrl-C / SIGTERM: the site hands its running chains back before it exits (lib/site-worker.ts)
-export NEXT_MANUAL_SIG_HANDLE=true
 export PORT="${PORT:-3000}"
 mkdir -p data
 # a session-signing secret per machine, made once and kept out of git (data/ is ignored)
@@ -21,10 +19,11 @@ node bin/chainswe.mjs db migrate
 node bin/chainswe.mjs demo images
 node bin/chainswe.mjs demo seed
 dist="${CHAINSWE_NEXT_DIST:-.next}"
-if [ ! -f "$dist/BUILD_ID" ] || [ -n "$(find app components lib evaluator env.ts next.config.ts instrumentation.ts package-lock.json -newer "$dist/BUILD_ID" -type f -print -quit)" ]; then
+if [ ! -f "$dist/BUILD_ID" ] || [ -n "$(find app components lib evaluator env.ts next.config.ts server.ts instrumentation.ts package-lock.json -newer "$dist/BUILD_ID" -type f -print -quit)" ]; then
   echo "building the site…" >&2
   npx next build >/tmp/chainswe-next-build.log 2>&1 || { tail -40 /tmp/chainswe-next-build.log >&2; exit 1; }
 fi
 echo "ChainSWE on http://localhost:$PORT — the demo submissions are evaluated in the background (a few minutes)." >&2
 echo "First site admin: node bin/chainswe.mjs admin create <username> (see README)." >&2
-exec npx next start -p "$PORT"
+# Ctrl-C / SIGTERM: the site hands its running chains back before it exits (lib/site-worker.ts)
+exec node bin/site.mjs -p "$PORT"

@@ -1,4 +1,5 @@
 "use server";
+import { formAction } from "@/lib/form-action";
 import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { failure, formValues, ok, type ActionResult } from "@/components/AccountForm";
@@ -6,7 +7,7 @@ import { getViewer } from "@/lib/auth/viewer";
 import { createApiToken, newApiTokenSchema, revokeApiToken } from "@/lib/data/api-tokens";
 
 /** A new API token for the signed-in user; the result carries the token, shown this once. */
-export async function createTokenAction(_prev: ActionResult<{ name: string; token: string }>, form: FormData): Promise<ActionResult<{ name: string; token: string }>> {
+export const createTokenAction = formAction({}, async (_prev: ActionResult<{ name: string; token: string }>, form: FormData): Promise<ActionResult<{ name: string; token: string }>> => {
   const viewer = await getViewer();
   if (!viewer) redirect("/signin?callbackUrl=/account");
   const values = formValues(form, ["name"]);
@@ -18,13 +19,13 @@ export async function createTokenAction(_prev: ActionResult<{ name: string; toke
   } catch (e) {
     return failure(e, values);
   }
-}
+});
 
 /** Revokes one of the user's own tokens (another user's id simply matches nothing). */
-export async function revokeTokenAction(form: FormData): Promise<void> {
+export const revokeTokenAction = formAction({ state: false }, async (form: FormData): Promise<void> => {
   const viewer = await getViewer();
   if (!viewer) redirect("/signin?callbackUrl=/account");
   const id = form.get("id");
   if (typeof id === "string") await revokeApiToken(viewer.id, id);
   refresh();
-}
+});

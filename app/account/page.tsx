@@ -22,7 +22,7 @@ export default async function AccountPage() {
       <h2>Teams</h2>
       {viewer.teams.length === 0 ? (
         <p className="muted">
-          You are in no team yet. <Link href="/teams">Create one</Link>, or ask a team admin to add you.
+          You are in no team yet. <Link href="/teams">Create one</Link>, or ask a team admin to invite you: invitations wait on the Teams page.
         </p>
       ) : (
         <div className="table-scroll">

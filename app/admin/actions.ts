@@ -1,4 +1,5 @@
 "use server";
+import { formAction } from "@/lib/form-action";
 import { refresh } from "next/cache";
 import { failure, ok, type ActionResult } from "@/components/AccountForm";
 import { getViewer } from "@/lib/auth/viewer";
@@ -6,7 +7,7 @@ import { regradeAsSiteAdmin } from "@/lib/data/regrade";
 import { changeSiteRole, siteRoleChangeSchema } from "@/lib/data/users";
 
 /** Grants or revokes a site role; changeSiteRole answers anyone but a site admin as not found. */
-export async function changeSiteRoleAction(_prev: ActionResult, form: FormData): Promise<ActionResult> {
+export const changeSiteRoleAction = formAction({}, async (_prev: ActionResult, form: FormData): Promise<ActionResult> => {
   try {
     const input = siteRoleChangeSchema.parse({ username: form.get("username"), role: form.get("role"), granted: form.get("granted") });
     await changeSiteRole(await getViewer(), input);
@@ -15,10 +16,10 @@ export async function changeSiteRoleAction(_prev: ActionResult, form: FormData):
   }
   refresh();
   return ok(null);
-}
+});
 
 /** Re-grades one submission (its id in the form) or, with the field empty, every submission from the stored logs. */
-export async function regradeAction(_prev: ActionResult<string>, form: FormData): Promise<ActionResult<string>> {
+export const regradeAction = formAction({}, async (_prev: ActionResult<string>, form: FormData): Promise<ActionResult<string>> => {
   let message: string;
   try {
     const raw = form.get("submission");
@@ -30,4 +31,4 @@ export async function regradeAction(_prev: ActionResult<string>, form: FormData)
   }
   refresh();
   return ok(message);
-}
+});

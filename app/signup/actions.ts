@@ -1,4 +1,5 @@
 "use server";
+import { formAction } from "@/lib/form-action";
 import { headers } from "next/headers";
 import { failure, formValues, ok, type ActionResult } from "@/components/AccountForm";
 import { env } from "@/env";
@@ -15,7 +16,7 @@ import { LimitError } from "@/lib/errors";
  * refuses to link an OAuth sign-in to another account with the same email).
  * Usernames are public (team pages), so "taken" tells nothing more.
  */
-export async function signUpAction(_prev: ActionResult, form: FormData): Promise<ActionResult> {
+export const signUpAction = formAction({}, async (_prev: ActionResult, form: FormData): Promise<ActionResult> => {
   const values = formValues(form, ["username", "name"]);
   const optional = (v: string | undefined) => (v?.trim() ? v : undefined);
   try {
@@ -32,4 +33,4 @@ export async function signUpAction(_prev: ActionResult, form: FormData): Promise
   } catch (e) {
     return failure(e, values);
   }
-}
+});

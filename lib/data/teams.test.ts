@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { FieldError, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { openTestDb } from "@/lib/testing/test-db";
 import type { Viewer } from "./users";
 
@@ -13,6 +13,7 @@ let t: Awaited<ReturnType<typeof openTestDb>>;
 let teams: typeof import("./teams");
 let users: typeof import("./users");
 let systems: typeof import("./systems");
+let invitations: typeof import("./team-invitations");
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -20,6 +21,7 @@ beforeAll(async () => {
   teams = await import("./teams");
   users = await import("./users");
   systems = await import("./systems");
+  invitations = await import("./team-invitations");
   for (const username of ["ann", "bob", "cat", "dan", "root"]) {
     ids[username] = (await users.createUser({ username, password: "correct horse battery" }, { isSiteAdmin: username === "root" })).id;
   }
@@ -32,12 +34,13 @@ const as = async (username: string): Promise<Viewer> => (await users.viewerById(
 
 /** Everything a refused call must leave as it was. */
 async function snapshot() {
-  const [team, member, system] = await Promise.all([
+  const [team, member, invitation, system] = await Promise.all([
     t.db.team.findMany({ orderBy: { id: "asc" } }),
     t.db.teamMember.findMany({ orderBy: { id: "asc" } }),
+    t.db.teamInvitation.findMany({ orderBy: { id: "asc" } }),
     t.db.system.findMany({ orderBy: { id: "asc" } }),
   ]);
-  return { team, member, system };
+  return { team, member, invitation, system };
 }
 
 /** Expects the call to be refused with `kind` (and field) and to change nothing. */
@@ -51,6 +54,13 @@ async function refused(call: () => Promise<unknown>, kind: new (...a: never[]) =
   if (field) expect((err as FieldError).field).toBe(field);
   expect(await snapshot()).toEqual(before);
   return err as Error;
+}
+
+/** `by` invites `username` into acme-labs, and they accept. */
+async function join(by: string, username: string) {
+  await invitations.inviteMember(await as(by), "acme-labs", { username });
+  const [invitation] = await invitations.receivedInvitations(await as(username));
+  await invitations.answerInvitation(await as(username), invitation!.id, "accept");
 }
 
 const system = { name: "sys-a", model: "model-x", scaffold: "scaffold-y", contextConfig: "Baseline" };
@@ -73,19 +83,72 @@ describe("createTeam and listTeams", () => {
 });
 
 describe("members", () => {
-  it("a team admin adds members by username; refusals name the field", async () => {
-    await teams.addMember(await as("ann"), "acme-labs", { username: "bob" });
-    await refused(async () => teams.addMember(await as("ann"), "acme-labs", { username: "nobody" }), FieldError, "username");
-    await refused(async () => teams.addMember(await as("ann"), "acme-labs", { username: "bob", role: "admin" }), FieldError, "username");
-    const bob = await as("bob");
-    expect(bob.teams).toMatchObject([{ slug: "acme-labs", role: "member" }]);
+  it("a team admin invites by username; nobody is a member before accepting; refusals name the field", async () => {
+    await invitations.inviteMember(await as("ann"), "acme-labs", { username: "bob" });
+    expect((await as("bob")).teams).toEqual([]);
+    const [received] = await invitations.receivedInvitations(await as("bob"));
+    expect(received).toMatchObject({ team: { slug: "acme-labs", name: "Acme Labs" }, role: "member", invitedBy: "ann" });
+    expect((await teams.getTeam(await as("ann"), "acme-labs")).invitations).toMatchObject([{ username: "bob", role: "member", invitedBy: "ann" }]);
+    await refused(async () => invitations.inviteMember(await as("ann"), "acme-labs", { username: "bob" }), FieldError, "username");
+    await refused(async () => invitations.inviteMember(await as("ann"), "acme-labs", { username: "nobody" }), FieldError, "username");
+    await refused(async () => invitations.inviteMember(await as("ann"), "acme-labs", { username: "ann" }), FieldError, "username");
+    await invitations.answerInvitation(await as("bob"), received!.id, "accept");
+    expect((await as("bob")).teams).toMatchObject([{ slug: "acme-labs", role: "member" }]);
+    expect(await invitations.receivedInvitations(await as("bob"))).toEqual([]);
+    await refused(async () => invitations.answerInvitation(await as("bob"), received!.id, "accept"), NotFoundError);
   });
 
-  it("members, outsiders and visitors may not add; unknown teams are not found", async () => {
-    await refused(async () => teams.addMember(await as("bob"), "acme-labs", { username: "cat" }), ForbiddenError);
-    await refused(async () => teams.addMember(await as("cat"), "acme-labs", { username: "cat" }), ForbiddenError);
-    await refused(() => teams.addMember(null, "acme-labs", { username: "cat" }), UnauthorizedError);
-    await refused(async () => teams.addMember(await as("ann"), "no-such-team", { username: "cat" }), NotFoundError);
+  it("only the invitee accepts or declines, only the team's admins withdraw; others get not-found", async () => {
+    await invitations.inviteMember(await as("ann"), "acme-labs", { username: "cat", role: "admin" });
+    const [forCat] = await invitations.receivedInvitations(await as("cat"));
+    for (const who of ["ann", "bob", "dan"]) {
+      await refused(async () => invitations.answerInvitation(await as(who), forCat!.id, "accept"), NotFoundError);
+    }
+    await refused(async () => invitations.answerInvitation(await as("bob"), forCat!.id, "withdraw"), NotFoundError);
+    await refused(async () => invitations.answerInvitation(await as("cat"), forCat!.id, "withdraw"), NotFoundError);
+    await refused(() => invitations.answerInvitation(null, forCat!.id, "accept"), UnauthorizedError);
+    await refused(async () => invitations.answerInvitation(await as("cat"), "no-such-id", "accept"), NotFoundError);
+    // bob, a plain member, sees no invitations; cat declines, and stays out
+    expect((await teams.getTeam(await as("bob"), "acme-labs")).invitations).toBeNull();
+    await invitations.answerInvitation(await as("cat"), forCat!.id, "decline");
+    expect((await as("cat")).teams).toEqual([]);
+    // invited again, then withdrawn by ann: cat can no longer accept
+    await invitations.inviteMember(await as("ann"), "acme-labs", { username: "cat" });
+    const [again] = await invitations.receivedInvitations(await as("cat"));
+    await invitations.answerInvitation(await as("ann"), again!.id, "withdraw");
+    expect(await invitations.receivedInvitations(await as("cat"))).toEqual([]);
+    await refused(async () => invitations.answerInvitation(await as("cat"), again!.id, "accept"), NotFoundError);
+  });
+
+  it("an invitation dies after its days: not listed, not accepted, and a new one replaces it", async () => {
+    const long = new Date(Date.now() - (invitations.INVITATION_DAYS + 1) * 86_400_000);
+    await invitations.inviteMember(await as("ann"), "acme-labs", { username: "dan" }, long);
+    const [old] = await t.db.teamInvitation.findMany({ where: { userId: ids.dan! } });
+    expect(await invitations.receivedInvitations(await as("dan"))).toEqual([]);
+    await refused(async () => invitations.answerInvitation(await as("dan"), old!.id, "accept"), NotFoundError);
+    await invitations.inviteMember(await as("ann"), "acme-labs", { username: "dan" });
+    const [fresh] = await invitations.receivedInvitations(await as("dan"));
+    expect(fresh!.id).not.toBe(old!.id);
+    await invitations.answerInvitation(await as("dan"), fresh!.id, "decline");
+  });
+
+  it("a team holds a bounded number of open invitations", async () => {
+    // accounts without a password (none signs in here): hashing 50 passwords would only slow the test
+    const extra = Array.from({ length: invitations.MAX_OPEN_INVITATIONS }, (_, i) => `invitee-${i}`);
+    await t.db.user.createMany({ data: extra.map((username) => ({ username })) });
+    for (const username of extra.slice(0, -1)) await invitations.inviteMember(await as("ann"), "acme-labs", { username });
+    await invitations.inviteMember(await as("ann"), "acme-labs", { username: extra.at(-1)! });
+    await refused(async () => invitations.inviteMember(await as("ann"), "acme-labs", { username: "dan" }), LimitError);
+    // their invitations go with them
+    await t.db.user.deleteMany({ where: { username: { in: extra } } });
+    expect(await t.db.teamInvitation.count()).toBe(0);
+  });
+
+  it("members, outsiders and visitors may not invite; unknown teams are not found", async () => {
+    await refused(async () => invitations.inviteMember(await as("bob"), "acme-labs", { username: "cat" }), ForbiddenError);
+    await refused(async () => invitations.inviteMember(await as("cat"), "acme-labs", { username: "cat" }), ForbiddenError);
+    await refused(() => invitations.inviteMember(null, "acme-labs", { username: "cat" }), UnauthorizedError);
+    await refused(async () => invitations.inviteMember(await as("ann"), "no-such-team", { username: "cat" }), NotFoundError);
   });
 
   it("shows members to members (and site admins) only; everyone sees the systems", async () => {
@@ -125,7 +188,7 @@ describe("members", () => {
   });
 
   it("members leave on their own but do not remove others; admins remove anyone", async () => {
-    await teams.addMember(await as("bob"), "acme-labs", { username: "cat" });
+    await join("bob", "cat");
     await refused(async () => teams.removeMember(await as("ann"), "acme-labs", ids.cat!), ForbiddenError);
     await refused(async () => teams.removeMember(await as("dan"), "acme-labs", ids.cat!), ForbiddenError);
     await refused(async () => teams.removeMember(await as("dan"), "acme-labs", ids.dan!), ForbiddenError);
@@ -139,7 +202,7 @@ describe("members", () => {
 
 describe("systems", () => {
   it("any member creates and edits; names are unique per team only", async () => {
-    await teams.addMember(await as("bob"), "acme-labs", { username: "dan" });
+    await join("bob", "dan");
     const { id } = await systems.createSystem(await as("dan"), "acme-labs", { ...system, name: "sys-b", openWeights: true });
     await systems.updateSystem(await as("dan"), id, { ...system, name: "sys-b2", contextConfig: "Sub-Agent", openScaffold: true });
     const row = await t.db.system.findUniqueOrThrow({ where: { id } });

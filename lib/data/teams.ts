@@ -6,6 +6,8 @@
  * do this is ForbiddenError. Bad input is a FieldError naming the form field,
  * and nothing is changed.
  *
+ * Members join by invitation only (./team-invitations.ts).
+ *
  * A team always keeps at least one admin: the change that would leave it with
  * none (the last admin leaving or demoting themself) is refused.
  */
@@ -15,7 +17,8 @@ import { db } from "@/lib/db";
 import { FieldError, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { teamRoleSchema, type TeamRole } from "@/lib/schemas/columns";
 import { isUniqueViolation, systemRowSelect, teamSlug, toSystemRow, type SystemRow } from "./systems";
-import { usernameSchema, type Viewer } from "./users";
+import { sentInvitations, type SentInvitation } from "./team-invitations";
+import type { Viewer } from "./users";
 
 export { createSystem, updateSystem, systemInputSchema, type SystemInput, type SystemRow } from "./systems";
 
@@ -30,9 +33,6 @@ export const teamNameSchema = z
 
 /** The create-team form. */
 export const newTeamSchema = z.object({ name: teamNameSchema });
-
-/** The add-member form. */
-export const addMemberSchema = z.object({ username: usernameSchema, role: teamRoleSchema.default("member") });
 
 /** The change-role control on a member's row. */
 export const memberRoleSchema = z.object({ role: teamRoleSchema });
@@ -72,8 +72,10 @@ export type TeamView = {
   role: TeamRole | null;
   /** may create and edit the team's systems */
   canEditSystems: boolean;
-  /** may add, remove and change members */
+  /** may invite, remove and change members */
   canManageMembers: boolean;
+  /** the open invitations, for those who manage members; null for anyone else */
+  invitations: SentInvitation[] | null;
 };
 
 /** A team by slug: its systems for everyone, its members for its members. */
@@ -116,6 +118,7 @@ export async function getTeam(viewer: Viewer | null, slug: string): Promise<Team
     role,
     canEditSystems: member,
     canManageMembers: admin,
+    invitations: await sentInvitations(viewer, team.id),
   };
 }
 
@@ -154,23 +157,6 @@ async function teamForChange(viewer: Viewer | null, slug: string): Promise<{ vie
 
 function assertTeamAdmin(viewer: Viewer, teamId: string): void {
   if (!isTeamAdmin(viewer, teamId)) throw new ForbiddenError("only the team's admins can manage its members");
-}
-
-/** Adds a user to the team by username (team admins only). */
-export async function addMember(viewer: Viewer | null, slug: string, input: z.input<typeof addMemberSchema>): Promise<void> {
-  const { viewer: v, teamId } = await teamForChange(viewer, slug);
-  assertTeamAdmin(v, teamId);
-  const { username, role } = addMemberSchema.parse(input);
-  const user = await db.user.findUnique({ where: { username }, select: { id: true } });
-  if (!user) throw new FieldError("username", `no user "${username}"`);
-  const already = () => new FieldError("username", `"${username}" is already a member`);
-  if (await db.teamMember.findUnique({ where: { teamId_userId: { teamId, userId: user.id } }, select: { id: true } })) throw already();
-  try {
-    await db.teamMember.create({ data: { teamId, userId: user.id, role } });
-  } catch (e) {
-    if (isUniqueViolation(e)) throw already();
-    throw e;
-  }
 }
 
 /** Makes a member an admin or a plain member (team admins only). */

@@ -33,6 +33,8 @@ let owner: Actor;
 let rev: Awaited<ReturnType<typeof reviewer>>;
 /** a person with no team, whom the team and admin actions act on */
 const victim = `hw-victim-${run}`;
+/** the victim's own browser, signed in (they answer the invitation) */
+let victimContext: BrowserContext;
 /** owner's completed private submission */
 let completedId: string;
 /** a visitor's browser, which a forged sign-in would sign in (login CSRF) */
@@ -42,9 +44,8 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(8 * 60_000);
   owner = await teamMember(browser, `hw-csrf-${run}`, `HW CSRF ${run}`);
   rev = await reviewer(browser, `hw-csrf-rev-${run}`);
-  const made = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
-  await signUp(await made.newPage(), victim);
-  await made.close();
+  victimContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  await signUp(await victimContext.newPage(), victim);
   visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   completedId = await upload(owner.page.request, owner);
   await waitForStatus(owner.page.request, owner.token, completedId, "completed");
@@ -53,6 +54,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await owner?.context.close();
   await rev?.context.close();
+  await victimContext?.close();
   await visitor?.close();
 });
 
@@ -299,17 +301,26 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
     },
     probe: () => dbGet(`SELECT model FROM System WHERE id = ?`, systemId()),
   },
-  "app/teams/actions.ts addMemberAction": {
+  "app/teams/actions.ts inviteMemberAction": {
     as: signedIn(() => owner.context),
     path: () => `/teams/${owner.slug}`,
     submit: async (page) => {
       await page.getByLabel("Username").fill(victim);
-      await page.getByRole("button", { name: "Add member" }).click();
+      await page.getByRole("button", { name: "Send invitation" }).click();
+    },
+    probe: () => dbGet(`SELECT count(*) AS n FROM TeamInvitation WHERE teamId = ? AND userId = ?`, teamId(), userId(victim)),
+  },
+  "app/teams/actions.ts invitationAction": {
+    // the victim accepts the invitation that inviteMemberAction's replay from this site sent
+    as: signedIn(() => victimContext),
+    path: () => `/teams`,
+    submit: async (page) => {
+      await page.getByRole("button", { name: `Accept the invitation to HW CSRF ${run}` }).click();
     },
     probe: () => dbGet(`SELECT count(*) AS n FROM TeamMember WHERE teamId = ? AND userId = ?`, teamId(), userId(victim)),
   },
   "app/teams/actions.ts memberAction": {
-    // the victim is a member by now (addMemberAction's replay from this site added them)
+    // the victim is a member by now (invitationAction's replay from this site accepted)
     as: signedIn(() => owner.context),
     path: () => `/teams/${owner.slug}`,
     submit: async (page) => {

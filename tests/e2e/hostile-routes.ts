@@ -29,7 +29,8 @@ export const SERVER_ACTIONS = [
   "app/teams/actions.ts createTeamAction",
   "app/teams/actions.ts createSystemAction",
   "app/teams/actions.ts updateSystemAction",
-  "app/teams/actions.ts addMemberAction",
+  "app/teams/actions.ts inviteMemberAction",
+  "app/teams/actions.ts invitationAction",
   "app/teams/actions.ts memberAction",
 ] as const;
 export type ServerAction = (typeof SERVER_ACTIONS)[number];

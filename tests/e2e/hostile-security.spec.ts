@@ -1,10 +1,12 @@
 /**
- * Issue 15 against the real site: the open redirect after sign-in, the
- * security headers, and the full-origin CSRF check. Separation of duties and
+ * Against the real site: the open redirect after sign-in, the security
+ * headers, the full-origin CSRF check, sessions, sign-up rules, and the
+ * requests that must get a 4xx rather than a 500. Separation of duties and
  * the upload stall are covered where they are decided (lib/visibility.test.ts,
  * lib/data/visibility.test.ts, evaluator/dataset/predictions-off-thread.test.ts).
  */
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIResponse } from "@playwright/test";
+import { captureAction, dbGet } from "./hostile-steps";
 import { PASSWORD, signUp } from "./steps";
 
 const run = Date.now().toString(36);
@@ -89,4 +91,44 @@ test("sign-up refuses the username and common passwords as the password, and ask
   await expect(page).toHaveURL(/\/signup/);
   await attempt(PASSWORD);
   await expect(page).toHaveURL(/\/teams$/);
+});
+
+test("no bad address or form body answers 500: each gets a 4xx naming the problem, and nothing is created", async ({ page, request, baseURL }) => {
+  for (const path of ["/api/v1/submissions/%ff%fe", "/submissions/%ff", "/teams/%c0%af", "/api/auth/%ff", "/dataset/%e2%82"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(400);
+    expect(await res.json(), path).toEqual({ error: "the address has a %-escape that is not UTF-8" });
+  }
+
+  // the browser's own sign-up request, caught before delivery, then sent again altered
+  const username = `sec-body-${run}`;
+  await page.goto("/signup");
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(`${PASSWORD}-body`);
+  const action = await captureAction(page, () => page.getByRole("button", { name: "Create account" }).click());
+  const boundary = /boundary=(.+)$/.exec(action.headers["content-type"]!)![1]!;
+  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const form = (args: string, username: string) => Buffer.from(`${field("0", args)}${field("1_username", username)}${field("1_password", `${PASSWORD}-body`)}--${boundary}--\r\n`);
+  const send = (body: Buffer, contentType = action.headers["content-type"]!) =>
+    request.post("/signup", { headers: { "next-action": action.headers["next-action"]!, "content-type": contentType, origin: baseURL! }, data: body, maxRedirects: 0 });
+  const users = () => dbGet<{ n: number }>(`SELECT count(*) AS n FROM User WHERE username LIKE ?`, `sec-body-${run}%`)!.n;
+
+  const forged: [string, Promise<APIResponse>, number, string][] = [
+    ["a 3 MB username", send(form('[{"status":"idle"},"$K1"]', "u".repeat(3 * 1024 * 1024))), 413, "the form is larger than the 1 MB limit"],
+    ["a body that is not a form", send(Buffer.from('[{"status":"idle"},"$K1"]'), "text/plain;charset=UTF-8"), 400, "malformed form submission: expected a form"],
+    ["a broken multipart body", send(Buffer.from("--nothing-here")), 400, "malformed form submission: the body is not valid multipart/form-data"],
+    ["an argument list that is not JSON", send(form("[{", username)), 400, "malformed form submission: the argument list is not JSON"],
+    ["no form among the arguments", send(form('[{"status":"idle"},"x"]', username)), 400, "malformed form submission: the last argument is not the form"],
+    ["more arguments than the action takes", send(form('["a","b",{"status":"idle"},"$K1"]', username)), 400, "malformed form submission: expected 2 arguments, got 4"],
+  ];
+  for (const [what, sent, status, error] of forged) {
+    const res = await sent;
+    expect(res.status(), what).toBe(status);
+    expect(((await res.json()) as { error: string }).error, what).toContain(error);
+  }
+  expect(users()).toBe(0);
+  // the same request unaltered signs the user up: the refusals above were the gate's, not a broken action
+  const genuine = await send(action.body);
+  expect(genuine.status()).toBeLessThan(400);
+  expect(users()).toBe(1);
 });

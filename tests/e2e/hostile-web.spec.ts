@@ -10,7 +10,7 @@ import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { DEMO_VERSION } from "./site";
-import { PASSWORD, createToken } from "./steps";
+import { PASSWORD, createToken, signUp } from "./steps";
 import {
   CHAIN,
   GOLD_ORACLE,
@@ -360,6 +360,56 @@ test("another team's private submission (or system) id is answered exactly like 
   // nothing was changed by any of it
   expect(await visibilityOf(privateId)).toBe("private");
   await visitor.dispose();
+});
+
+test("no one is put in a team without consent: an admin's invitation waits until its invitee accepts, and can be declined or withdrawn", async ({ browser }) => {
+  const invitee = `hw-invitee-${run}`;
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const page = await context.newPage();
+  await signUp(page, invitee);
+  const memberCount = () => dbGet<{ n: number }>(`SELECT count(*) AS n FROM TeamMember m JOIN User u ON u.id = m.userId WHERE u.username = ?`, invitee)!.n;
+  const invite = async () => {
+    await owner.page.goto(`/teams/${owner.slug}`);
+    await owner.page.getByLabel("Username").fill(invitee);
+    await owner.page.getByRole("button", { name: "Send invitation" }).click();
+    await expect(owner.page.getByRole("status")).toHaveText(`${invitee} is invited: they join when they accept.`);
+  };
+  const accept = page.getByRole("button", { name: `Accept the invitation to HW owners ${run}` });
+  try {
+    await invite();
+    // an open invitation, not a member: the admin sees it apart from the members, the invitee sees no member list yet
+    const invitations = owner.page.locator("table", { has: owner.page.getByRole("columnheader", { name: "Role offered" }) });
+    await expect(invitations.getByRole("rowheader", { name: invitee })).toBeVisible();
+    expect(memberCount()).toBe(0);
+    await page.goto(`/teams/${owner.slug}`);
+    await expect(page.getByText("The member list is shown to the team's members.")).toBeVisible();
+
+    // declined: gone, still not a member
+    await page.goto("/teams");
+    await page.getByRole("button", { name: `Decline the invitation to HW owners ${run}` }).click();
+    await expect(accept).toHaveCount(0);
+    expect(memberCount()).toBe(0);
+
+    // withdrawn before the invitee answers: the invitee can no longer accept it
+    await invite();
+    await page.goto("/teams");
+    await expect(accept).toBeVisible();
+    await owner.page.getByRole("button", { name: `Withdraw the invitation of ${invitee}` }).click();
+    await expect(owner.page.getByRole("button", { name: `Withdraw the invitation of ${invitee}` })).toHaveCount(0);
+    await accept.click();
+    await expect(page.getByRole("alert").filter({ hasText: "invitation not found" })).toBeVisible();
+    expect(memberCount()).toBe(0);
+
+    // accepted: a member, with the team's page open
+    await invite();
+    await page.goto("/teams");
+    await accept.click();
+    await expect(page).toHaveURL(new RegExp(`/teams/${owner.slug}$`));
+    await expect(page.getByRole("rowheader", { name: `${invitee} (you)` })).toBeVisible();
+    expect(memberCount()).toBe(1);
+  } finally {
+    await context.close();
+  }
 });
 
 test("ids are cuids: not sequential, and a neighbour of a real id names nothing", async ({ request }) => {

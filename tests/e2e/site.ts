@@ -18,6 +18,8 @@ export const DEMO_VERSION = "demo";
 export const SECRET = "e2e-secret-e2e-secret-e2e-secret";
 const CLI = join(ROOT, "bin", "chainswe.mjs");
 const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
+/** the site's server (server.ts): Next.js behind the request gate */
+const SITE = join(ROOT, "bin", "site.mjs");
 
 /** Runs the project's CLI against a database, as a user would; throws with its output on failure. */
 export function chainswe(dbUrl: string, args: string[], input?: string): string {
@@ -67,14 +69,12 @@ export type Site = {
 
 export async function startSite(opts: { dbUrl: string; port: number; env?: Record<string, string> }): Promise<Site> {
   const url = `http://127.0.0.1:${opts.port}`;
-  const child = spawn(process.execPath, [NEXT, "start", "-p", String(opts.port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [SITE, "-p", String(opts.port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: {
       ...process.env,
       CHAINSWE_NEXT_DIST: DIST,
       NEXT_TELEMETRY_DISABLED: "1",
-      // the site, not Next, handles SIGTERM: it hands running chains back, then exits (lib/site-worker.ts)
-      NEXT_MANUAL_SIG_HANDLE: "true",
       DATABASE_URL: opts.dbUrl,
       NEXTAUTH_SECRET: SECRET,
       NEXTAUTH_URL: url,

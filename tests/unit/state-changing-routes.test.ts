@@ -37,10 +37,11 @@ function exportedNames(source: string): string[] {
 /** A module whose first statement (after comments) is the "use server" directive. */
 const isServerModule = (source: string) => /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*["']use server["']/.test(source);
 
-function scan(): { routes: string[]; actions: string[]; inline: string[] } {
+function scan(): { routes: string[]; actions: string[]; inline: string[]; unchecked: string[] } {
   const routes: string[] = [];
   const actions: string[] = [];
   const inline: string[] = [];
+  const unchecked: string[] = [];
   for (const path of ["app", "lib", "components"].flatMap(files)) {
     const file = relative(ROOT, join(ROOT, path));
     const source = readFileSync(join(ROOT, path), "utf8");
@@ -48,12 +49,15 @@ function scan(): { routes: string[]; actions: string[]; inline: string[] } {
       for (const name of exportedNames(source)) if (METHODS.includes(name)) routes.push(`${file} ${name}`);
     }
     if (isServerModule(source)) {
-      for (const name of exportedNames(source)) actions.push(`${file} ${name}`);
+      for (const name of exportedNames(source)) {
+        actions.push(`${file} ${name}`);
+        if (!new RegExp(`^export const ${name} = formAction\\(`, "m").test(source)) unchecked.push(`${file} ${name}`);
+      }
     } else if (/["']use server["']/.test(source)) {
       inline.push(file); // a "use server" inside a function: an action this scan cannot name
     }
   }
-  return { routes: routes.sort(), actions: actions.sort(), inline };
+  return { routes: routes.sort(), actions: actions.sort(), inline, unchecked };
 }
 
 describe("every state-changing route and server action is in the CSRF tests' list", () => {
@@ -66,6 +70,10 @@ describe("every state-changing route and server action is in the CSRF tests' lis
   it("exported server actions, and no inline ones", () => {
     expect(found.actions).toEqual([...SERVER_ACTIONS].sort());
     expect(found.inline).toEqual([]);
+  });
+
+  it("every server action checks its arguments (lib/form-action.ts), so a forged call is a 400, not a 500", () => {
+    expect(found.unchecked).toEqual([]);
   });
 
   it("the scan itself reads the export forms the app uses", () => {

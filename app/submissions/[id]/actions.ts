@@ -4,6 +4,7 @@
  * actions are public endpoints) and leaves the rules to lib/data/visibility.ts;
  * refusals come back as an ActionResult for the form to show beside its field.
  */
+import { formAction } from "@/lib/form-action";
 import { revalidatePath } from "next/cache";
 import { getViewer } from "@/lib/auth/viewer";
 import { cancelSubmissionFor, changeVisibility, rerunSubmission } from "@/lib/data/visibility";
@@ -25,18 +26,18 @@ async function run(id: string, act: () => Promise<string>): Promise<ActionResult
 }
 
 /** Request publication, withdraw, approve or reject: the form's "action" and "reason" fields. */
-export async function visibilityAction(id: string, _prev: ActionResult, form: FormData): Promise<ActionResult> {
+export const visibilityAction = formAction({ bound: 1 }, async (id: string, _prev: ActionResult, form: FormData): Promise<ActionResult> => {
   const viewer = await getViewer();
   const input = { action: form.get("action"), reason: form.get("reason") ?? undefined };
   return run(id, async () => `now ${visibilityLabel(await changeVisibility(viewer, id, input))}`);
-}
+});
 
-export async function cancelAction(id: string, _prev: ActionResult): Promise<ActionResult> {
+export const cancelAction = formAction({ bound: 1 }, async (id: string, _prev: ActionResult): Promise<ActionResult> => {
   const viewer = await getViewer();
   return run(id, async () => `cancelled ${(await cancelSubmissionFor(viewer, id)).cancelledJobs} chain(s)`);
-}
+});
 
-export async function rerunAction(id: string, _prev: ActionResult): Promise<ActionResult> {
+export const rerunAction = formAction({ bound: 1 }, async (id: string, _prev: ActionResult): Promise<ActionResult> => {
   const viewer = await getViewer();
   return run(id, async () => `re-queued ${(await rerunSubmission(viewer, id)).jobs} chain(s)`);
-}
+});

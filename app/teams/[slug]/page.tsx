@@ -1,14 +1,14 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AccountTime } from "@/components/AccountTime";
-import { TeamMemberAddForm, TeamMemberControls } from "@/components/TeamMemberForms";
+import { InvitationControls, TeamInviteForm, TeamMemberControls } from "@/components/TeamMemberForms";
 import { TeamSystemForm } from "@/components/TeamSystemForm";
 import { TeamSystemsTable } from "@/components/TeamSystemsTable";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/lib/errors";
 import { CONTEXT_CONFIG_SUGGESTIONS, linksText } from "@/lib/data/systems";
 import { getTeam, type TeamView } from "@/lib/data/teams";
-import { addMemberAction, createSystemAction, memberAction, updateSystemAction } from "../actions";
+import { createSystemAction, invitationAction, inviteMemberAction, memberAction, updateSystemAction } from "../actions";
 
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<{ edit?: string | string[] }> };
 
@@ -106,10 +106,45 @@ export default async function TeamPage({ params, searchParams }: Props) {
           </table>
         </div>
       )}
+      {team.invitations && team.invitations.length > 0 && (
+        <>
+          <h3>Open invitations</h3>
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Username</th>
+                  <th scope="col">Role offered</th>
+                  <th scope="col">Invited by</th>
+                  <th scope="col">Sent</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {team.invitations.map((i) => (
+                  <tr key={i.id}>
+                    <th scope="row">{i.username}</th>
+                    <td>{i.role}</td>
+                    <td>{i.invitedBy}</td>
+                    <td>
+                      <AccountTime date={i.createdAt} />
+                    </td>
+                    <td>
+                      <InvitationControls action={invitationAction.bind(null, i.id)} side="team" what={`the invitation of ${i.username ?? "this user"}`} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
       {team.canManageMembers && (
         <>
-          <h3>Add a member</h3>
-          <TeamMemberAddForm action={addMemberAction.bind(null, team.slug)} />
+          <h3>Invite a member</h3>
+          <TeamInviteForm action={inviteMemberAction.bind(null, team.slug)} />
         </>
       )}
     </main>

@@ -1,0 +1,87 @@
+/**
+ * What the site's HTTP server (server.ts) refuses before Next.js sees a
+ * request, because Next.js would answer it with a 500: an address whose
+ * %-escapes are not UTF-8, and a body posted to a page (a server action or a
+ * form) that is too large, not a form, or not the shape this site's actions
+ * take. Pure: plain request facts in, a refusal or null out.
+ *
+ * Every server action of this site is called from a form, so React sends its
+ * arguments as multipart form data whose root field ("0") is a JSON array:
+ * the bound arguments (strings), the previous state (an object or null, for
+ * actions used with useActionState) and last the form itself (a "$K<n>" reference).
+ * lib/form-action.ts checks the count and types once decoded.
+ */
+
+/** Next.js's own limit for a server action's body (serverActions.bodySizeLimit). */
+export const PAGE_BODY_LIMIT = 1024 * 1024;
+
+export type Refusal = { status: 400 | 413; error: string };
+
+/** An address Next.js cannot decode: a %-escape that is not UTF-8 (or not hex) in its path. */
+export function addressProblem(url: string): Refusal | null {
+  const path = url.split("?")[0]!.split("#")[0]!;
+  try {
+    decodeURIComponent(path);
+    return null;
+  } catch {
+    return { status: 400, error: "the address has a %-escape that is not UTF-8" };
+  }
+}
+
+/** Posts to pages (server actions, forms) have bodies this server checks; the API's route handlers check their own. */
+export function isPagePost(method: string | undefined, url: string): boolean {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
+  return !/^\/(api|_next)\//.test(url);
+}
+
+/** A declared length over the limit, refused before the body is read. */
+export function declaredLengthProblem(contentLength: string | undefined): Refusal | null {
+  if (contentLength !== undefined && Number(contentLength) > PAGE_BODY_LIMIT) return tooLarge();
+  return null;
+}
+
+export const tooLarge = (): Refusal => ({ status: 413, error: `the form is larger than the ${PAGE_BODY_LIMIT / 1024 / 1024} MB limit` });
+
+const malformed = (why: string): Refusal => ({ status: 400, error: `malformed form submission: ${why}` });
+
+/** A Flight reply string that is a reference to something else in the body ("$K1", "$@2"); "$$…" is an escaped "$". */
+const isReference = (s: string) => s.startsWith("$") && !s.startsWith("$$");
+
+/**
+ * A page post's body, read whole (at most PAGE_BODY_LIMIT bytes): it must
+ * parse as the form it says it is, and a server action's arguments must be
+ * [...strings, state object?, form reference].
+ */
+export async function pageBodyProblem(req: { contentType: string | undefined; serverAction: boolean }, body: Uint8Array): Promise<Refusal | null> {
+  const type = (req.contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "multipart/form-data" && type !== "application/x-www-form-urlencoded") {
+    return malformed(`expected a form (multipart/form-data or application/x-www-form-urlencoded), got ${type || "no content type"}`);
+  }
+  let form: FormData;
+  try {
+    form = await new Response(body as BodyInit, { headers: { "content-type": req.contentType! } }).formData();
+  } catch {
+    return malformed(`the body is not valid ${type}`);
+  }
+  if (!req.serverAction) return null;
+  if (type !== "multipart/form-data") return malformed("a server action's arguments come as multipart/form-data");
+  const root = form.get("0");
+  if (typeof root !== "string") return malformed('no argument list (field "0")');
+  let args: unknown;
+  try {
+    args = JSON.parse(root);
+  } catch {
+    return malformed("the argument list is not JSON");
+  }
+  if (!Array.isArray(args) || args.length === 0) return malformed("the argument list is not a list");
+  const last = args.at(-1);
+  if (typeof last !== "string" || !/^\$K[0-9a-f]+$/.test(last)) return malformed("the last argument is not the form");
+  const before = args.slice(0, -1);
+  const state = before.length > 0 && isState(before.at(-1)) ? 1 : 0;
+  const bound = before.slice(0, before.length - state);
+  if (!bound.every((a) => typeof a === "string" && !isReference(a))) return malformed("a bound argument is not a string");
+  return null;
+}
+
+/** An action's previous state: an object, or null before the first answer. */
+const isState = (v: unknown): boolean => v === null || (typeof v === "object" && !Array.isArray(v));
