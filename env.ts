@@ -102,3 +102,11 @@ export function env(): Env {
 export function exportDatabaseUrl(): void {
   process.env.DATABASE_URL = env().DATABASE_URL;
 }
+
+/**
+ * The environment a child process inherits (git, the Prisma CLI, an agent's
+ * command), with `extra` on top: handed on whole, not read as settings.
+ */
+export function inheritedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}

@@ -111,15 +111,23 @@ function FileDiff({ file, open }: { file: DiffFileView; open: boolean }) {
 
 export function DiffView({ files, label }: { files: DiffFileView[]; label: string }) {
   if (files.length === 0) return <p className="muted">No changes.</p>;
-  let shown = 0;
+  const open = openFiles(files);
   return (
     <div className="diff" aria-label={label} role="group">
-      {files.map((f, i) => {
-        const lines = f.hunks.reduce((n, h) => n + h.lines.length, 0);
-        const open = i < OPEN_FILES && shown + lines <= OPEN_LINES * 2 && lines <= OPEN_LINES;
-        if (open) shown += lines;
-        return <FileDiff key={`${f.path}-${i}`} file={f} open={open} />;
-      })}
+      {files.map((f, i) => (
+        <FileDiff key={`${f.path}-${i}`} file={f} open={open[i]!} />
+      ))}
     </div>
   );
+}
+
+/** Which files start unfolded: the first few small ones, while the lines shown stay under a budget. */
+function openFiles(files: DiffFileView[]): boolean[] {
+  let shown = 0;
+  return files.map((f, i) => {
+    const lines = f.hunks.reduce((n, h) => n + h.lines.length, 0);
+    const open = i < OPEN_FILES && shown + lines <= OPEN_LINES * 2 && lines <= OPEN_LINES;
+    if (open) shown += lines;
+    return open;
+  });
 }

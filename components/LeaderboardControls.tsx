@@ -117,7 +117,8 @@ export function LeaderboardControls({ query, versions, options }: Props) {
       if (el instanceof HTMLInputElement && (el.type === "radio" || el.type === "checkbox")) el.checked = el.value === want;
       else el.value = want;
     }
-  }, [href]); // href stands for `values`
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- href stands for `values` (a new object each render)
+  }, [href]);
   const go = (f: HTMLFormElement) => {
     const params = Object.fromEntries([...new FormData(f).entries()].map(([k, v]) => [k, String(v)]));
     router.push(leaderboardHref(parseViewQuery(leaderboardViewSchema, params).query), { scroll: false });

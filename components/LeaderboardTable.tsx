@@ -177,7 +177,8 @@ export function LeaderboardTable({ id, caption, groups, query, sort, reported = 
   });
   const rows = table.getRowModel().rows;
   const width = table.getAllLeafColumns().length;
-  let offset = 0;
+  // each group's slice of the sorted rows, in order
+  const starts = groups.map((_, i) => groups.slice(0, i).reduce((n, g) => n + g.rows.length, 0));
   return (
     <div className="table-scroll">
       <table id={id} className={`leaderboard sticky-first${reported ? " reported" : ""}`}>
@@ -191,8 +192,8 @@ export function LeaderboardTable({ id, caption, groups, query, sort, reported = 
             </tr>
           ))}
         </thead>
-        {groups.map((g) => (
-          <GroupBody key={g.key ?? "all"} group={g} rows={rows.slice(offset, (offset += g.rows.length))} width={width} />
+        {groups.map((g, i) => (
+          <GroupBody key={g.key ?? "all"} group={g} rows={rows.slice(starts[i]!, starts[i]! + g.rows.length)} width={width} />
         ))}
       </table>
     </div>

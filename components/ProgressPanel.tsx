@@ -28,10 +28,14 @@ function jobText(j: Job): string {
 
 export function ProgressPanel({ initial }: { initial: SubmissionJson }) {
   const [data, setData] = useState(initial);
+  const [shown, setShown] = useState(initial);
   const router = useRouter();
+  // a new server render (router.refresh) brings a new `initial`: it replaces what polling fetched
+  if (shown !== initial) {
+    setShown(initial);
+    setData(initial);
+  }
   const open = isOpen(data.status);
-
-  useEffect(() => setData(initial), [initial]);
 
   useEffect(() => {
     if (!open) return;

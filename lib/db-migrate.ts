@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRISMA_LAYOUT, dbEngine } from "./db-schema";
+import { inheritedEnv } from "@/env";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const PRISMA_CLI = join(ROOT, "node_modules", "prisma", "build", "index.js");
@@ -33,7 +34,7 @@ async function migrateSqlite(url: string, quiet: boolean): Promise<MigrateResult
   const args = [PRISMA_CLI, "migrate", "deploy", "--config", join(ROOT, "prisma.config.ts")];
   const output: Buffer[] = [];
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, DATABASE_URL: url }, stdio: quiet ? "pipe" : "inherit" });
+    const child = spawn(process.execPath, args, { env: inheritedEnv({ DATABASE_URL: url }), stdio: quiet ? "pipe" : "inherit" });
     child.stdout?.on("data", (b: Buffer) => output.push(b));
     child.stderr?.on("data", (b: Buffer) => output.push(b));
     child.on("error", reject);

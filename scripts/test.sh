@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Quick start, command 2: the whole test suite — typecheck, unit tests, the demo
+# Quick start, command 2: the whole test suite — lint (ESLint and the
+# typecheck: npm run lint), unit tests, the demo
 # build's reproducibility, the data layer and queue again on PostgreSQL, the
 # integration tests that replay demo chains in real Docker containers (with the
 # distributed workers on Redis), and the browser tests (Playwright in Debian's
@@ -8,14 +9,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Two cores and a 30-minute CI budget: work that leaves the CPU idle in part runs
-# beside other work. The typecheck runs beside the unit tests; the browser tests'
+# beside other work. The lint runs beside the unit tests; the browser tests'
 # production build (CHAINSWE_E2E_DIST, reused by their global setup) and Chromium's
 # install run beside the database and demo tests; each is waited for, and a failure
 # fails the run.
-npx tsc --noEmit -p . &
-typecheck=$!
+npm run -s lint &
+lint=$!
 npx vitest run --project unit
-wait "$typecheck"
+wait "$lint"
 bash scripts/ensure-services.sh
 e2e_dist="${CHAINSWE_E2E_DIST:-.next-e2e}"
 build_log="$(mktemp)"

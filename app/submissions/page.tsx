@@ -67,11 +67,14 @@ export default async function SubmissionsPage({ searchParams }: Props) {
     badFilter = `Filter ${e.message}; showing everything instead.`;
     query = parseSubmissionListQuery({});
   }
-  const page = await listSubmissions(viewer, query).catch((e: unknown) => {
+  let page: Awaited<ReturnType<typeof listSubmissions>>;
+  try {
+    page = await listSubmissions(viewer, query);
+  } catch (e) {
     if (!(e instanceof FieldError)) throw e;
     badFilter = `${e.message}; showing the first page.`;
-    return listSubmissions(viewer, { ...query, cursor: undefined });
-  });
+    page = await listSubmissions(viewer, { ...query, cursor: undefined });
+  }
   const filtered = FILTERS.some((f) => query[f]);
   return (
     <main>

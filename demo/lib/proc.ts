@@ -4,6 +4,7 @@
  * so commit hashes are identical on every machine.
  */
 import { spawn } from "node:child_process";
+import { inheritedEnv } from "@/env";
 
 export type RunResult = { code: number; stdout: string; stderr: string };
 
@@ -17,7 +18,7 @@ export type RunOptions = {
 
 /** Only PATH is inherited: GIT_DIR, GIT_INDEX_FILE, locale etc. of the caller must not leak in. */
 const BASE_ENV: Record<string, string> = {
-  PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+  PATH: inheritedEnv().PATH ?? "/usr/local/bin:/usr/bin:/bin",
   HOME: "/nonexistent",
   LC_ALL: "C.UTF-8",
   TZ: "UTC",

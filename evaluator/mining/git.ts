@@ -10,13 +10,14 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EnvironmentError } from "@/lib/errors";
+import { inheritedEnv } from "@/env";
 
 type Git = { code: number; stdout: string; stderr: string };
 
 /** Runs git with the caller's config ignored, so a user's hooks or aliases cannot change a verdict. */
 function git(cwd: string, args: string[], input?: string): Promise<Git> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
+    const env = inheritedEnv({ GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });
     const child = spawn("git", args, { cwd, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { open } from "node:fs/promises";
 import { EnvironmentError, coerceError } from "@/lib/errors";
+import { inheritedEnv } from "@/env";
 
 export type AgentRun = { timedOut: boolean; exitCode: number | null; wallSeconds: number };
 
@@ -47,7 +48,7 @@ export async function runAgent(a: AgentCommand): Promise<AgentRun> {
   try {
     const child = spawn("bash", ["-c", a.command], {
       // the team's environment (API keys…) plus the contract's variables
-      env: { ...process.env, ...a.env },
+      env: inheritedEnv(a.env),
       stdio: ["ignore", log.fd, log.fd],
       detached: true,
     });

@@ -261,11 +261,11 @@ export async function withSandbox<T>(
   image: string,
   limits: SandboxLimits,
   labels: Record<string, string>,
-  use: (sandbox: Sandbox) => Promise<T>,
+  work: (sandbox: Sandbox) => Promise<T>,
 ): Promise<T> {
   const sandbox = await Sandbox.start(image, limits, labels);
   try {
-    return await use(sandbox);
+    return await work(sandbox);
   } finally {
     await sandbox.remove();
   }

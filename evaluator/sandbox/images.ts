@@ -11,13 +11,14 @@ import { promisify } from "node:util";
 import tarFs from "tar-fs";
 import { EnvironmentError, coerceError } from "@/lib/errors";
 import { docker, imageExists } from "./docker";
+import { inheritedEnv } from "@/env";
 
 const run = promisify(execFile);
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
   const { stdout } = await run("git", args, {
     cwd,
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_SYSTEM: "/dev/null" },
+    env: inheritedEnv({ GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_SYSTEM: "/dev/null" }),
     maxBuffer: 64 * 1024 * 1024,
   });
   return stdout.trim();

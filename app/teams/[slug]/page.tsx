@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AccountTime } from "@/components/AccountTime";
 import { InvitationControls, TeamInviteForm, TeamMemberControls } from "@/components/TeamMemberForms";

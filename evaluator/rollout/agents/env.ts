@@ -8,6 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { modeSchema } from "@/lib/schemas/prediction";
 import type { AgentMetrics } from "../contract";
+import { inheritedEnv } from "@/env";
 
 export const agentEnvSchema = z.object({
   CHAINSWE_EXEC: z.string().min(1),
@@ -20,7 +21,7 @@ export const agentEnvSchema = z.object({
 });
 export type AgentEnv = z.infer<typeof agentEnvSchema>;
 
-export function readAgentEnv(env: NodeJS.ProcessEnv = process.env): AgentEnv {
+export function readAgentEnv(env: NodeJS.ProcessEnv = inheritedEnv()): AgentEnv {
   const parsed = agentEnvSchema.safeParse(env);
   if (!parsed.success) {
     throw new Error(`not run by chainswe rollout: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);

@@ -1,0 +1,87 @@
+// ESLint: Next.js's recommended rules, plus the boundaries that keep the
+// layout honest (README, "Layout"). `npm run lint` runs it with tsc.
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+/** The pure core: grading, parsers, scoring, analysis. Plain data in and out. */
+const CORE = ["evaluator/grading/**", "evaluator/parsers/**", "evaluator/scoring/**", "evaluator/analysis/**"];
+const TESTS = ["**/*.test.ts", "**/*.test.tsx", "tests/**", "lib/testing/**", "**/test-fixtures.ts"];
+
+/** What lib/ (the portal's data layer) may take from evaluator/: the pure core, the dataset and diff readers, the queue's API, re-grading, stored logs, the engine check. */
+const LIB_MAY_IMPORT = [
+  "scoring",
+  "analysis",
+  "grading",
+  "parsers",
+  "diff",
+  "dataset",
+  "regrade",
+  "queue",
+  "sandbox",
+].flatMap((m) => [`!@/evaluator/${m}`, `!@/evaluator/${m}/*`]);
+// of the replay engine, only how its stored logs and outputs read (a pattern cannot re-include below an excluded folder)
+const LIB_MAY_IMPORT_REPLAY = ["!@/evaluator/replay", "@/evaluator/replay/*", "!@/evaluator/replay/log", "!@/evaluator/replay/output"];
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  globalIgnores([".next/**", ".next-*/**", "lib/generated/**", "node_modules/**", "demo/work/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  {
+    rules: {
+      // `_`-prefixed parameters are the signature's (server actions' previous state), not forgotten
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    files: CORE,
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["dockerode", "fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process", "@/lib/db"].map((name) => ({
+            name,
+            message: "grading, parsers, scoring and analysis are pure: no Docker, database or files",
+          })),
+          patterns: [
+            { group: ["@prisma/*", "@/lib/generated/*", "@/lib/data/*", "@/evaluator/sandbox", "@/evaluator/sandbox/*", "@/evaluator/queue", "@/evaluator/queue/*"], message: "the pure core takes plain data: no Docker, database or queue" },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/**"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "@/evaluator/replay", message: "lib/ reads stored replay logs and outputs, it does not replay" }],
+          patterns: [{ group: ["@/evaluator/*", ...LIB_MAY_IMPORT, ...LIB_MAY_IMPORT_REPLAY], message: "lib/ takes from evaluator/ only what eslint.config.mjs names (LIB_MAY_IMPORT)" }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["components/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/lib/data/*", "@/lib/db"], allowTypeImports: true, message: "components render what pages pass them: types from lib/data, never its functions" },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/**", "components/**", "lib/**", "evaluator/**", "demo/**", "server.ts"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "settings are read through env.ts (env())" }],
+    },
+  },
+]);
