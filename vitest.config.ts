@@ -17,11 +17,12 @@ export default defineConfig({
         },
       },
       {
-        // the data layer and the queue again, on PostgreSQL (scripts/ensure-services.sh): same tests, other engine
+        // the data layer (the feature folders' tests, the sign-in limiter) and the queue again, on PostgreSQL
+        // (scripts/ensure-services.sh): same tests, other engine
         resolve: { alias },
         test: {
           name: "pg",
-          include: ["lib/data/**/*.test.ts", "lib/**/*.pg.test.ts", "evaluator/queue/*.test.ts", "evaluator/cli/submit.test.ts"],
+          include: ["lib/{accounts,analysis,compare,dataset,leaderboard,positions,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "evaluator/queue/*.test.ts", "evaluator/cli/submit.test.ts"],
           environment: "node",
           env: { CHAINSWE_TEST_DB: "postgresql" },
           testTimeout: 30_000,

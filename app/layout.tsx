@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/SiteHeader";
 import { getViewer } from "@/lib/auth/viewer";
-import { headerFacts } from "@/lib/data/site";
+import { headerFacts } from "@/lib/accounts/site-roles";
 import "./globals.css";
 
 export const metadata = {

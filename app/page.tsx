@@ -10,9 +10,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { LeaderboardControls } from "@/components/LeaderboardControls";
 import { LeaderboardTable } from "@/components/LeaderboardTable";
-import { getLeaderboard } from "@/lib/data/leaderboard";
-import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard-query";
-import { leaderboardPageView } from "@/lib/leaderboard-view";
+import { getLeaderboard } from "@/lib/leaderboard/data";
+import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard/url";
+import { leaderboardPageView } from "@/lib/leaderboard/view";
 import { PAPER_SOURCE, REPORTED_LABEL, reportedMainRows } from "@/lib/reference/paper";
 import { parseViewQuery } from "@/lib/view-query";
 

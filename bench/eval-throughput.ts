@@ -69,8 +69,8 @@ const dir = mkdtempSync(join(tmpdir(), "chainswe-bench-eval-"));
 const url = `file:${join(dir, "bench.db")}`;
 process.env.DATABASE_URL = url;
 const { db } = await import("@/lib/db");
-const { createSubmission } = await import("@/lib/data/submissions");
-const { importDataset } = await import("@/lib/data/datasets");
+const { createSubmission } = await import("@/lib/submissions/data");
+const { importDataset } = await import("@/lib/dataset/data");
 const ownSubmissions: string[] = [];
 
 async function submit(mode: "oracle" | "seq", chainIds: string[] | null = null): Promise<string> {

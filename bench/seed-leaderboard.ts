@@ -7,7 +7,7 @@
  * older re-submissions: 1,000 public completed submissions, each with 304
  * BugResult rows, 304 predictions (per-bug cost and peak context), its
  * evaluation jobs, and its SubmissionScore row computed with the evaluator's
- * scoreRun exactly as lib/data/aggregates.ts does (both scorings × both
+ * scoreRun exactly as lib/leaderboard/aggregates.ts does (both scorings × both
  * position sets, 2,000 bootstrap draws). Outcomes come from a seeded generator:
  * the same arguments make the same database.
  *
@@ -20,7 +20,7 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { bugResultRow } from "@/evaluator/queue/results";
 import { POSITION_SETS, SCORINGS, scoreRun, type RunResults } from "@/evaluator/scoring";
-import type { StoredScores } from "@/lib/data/aggregates";
+import type { StoredScores } from "@/lib/leaderboard/aggregates";
 import type { GradedBug } from "@/lib/schemas/results";
 import type { Mode } from "@/lib/schemas/prediction";
 
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = url;
   const { db } = await import("@/lib/db");
   const { columnJson } = await import("@/lib/schemas/columns");
-  const { storedScoresSchema } = await import("@/lib/data/aggregates");
+  const { storedScoresSchema } = await import("@/lib/leaderboard/aggregates");
   const t0 = Date.now();
 
   const version = await db.datasetVersion.create({
@@ -234,7 +234,7 @@ async function main(): Promise<void> {
       },
       bugs: bugs.map((b, j) => ({ ...b, ...meta[j] })),
     };
-    // the same functions, options and storage shape as lib/data/aggregates.ts refreshScores
+    // the same functions, options and storage shape as lib/leaderboard/aggregates.ts refreshScores
     const s0 = Date.now();
     const scored = Object.fromEntries(SCORINGS.map((sc) => [sc, Object.fromEntries(POSITION_SETS.map((ps) => [ps, scoreRun(run, { scoring: sc, positions: ps })]))])) as StoredScores;
     scoring += Date.now() - s0;

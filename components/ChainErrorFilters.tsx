@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
-import type { ChainErrorView } from "@/lib/data/analysis";
+import type { ChainErrorView } from "@/lib/analysis/data";
 import { DatasetVersionSelect } from "./ViewControls";
 
 export function ChainErrorFilters({ view }: { view: ChainErrorView }) {

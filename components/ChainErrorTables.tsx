@@ -8,9 +8,9 @@ import Link from "next/link";
 import type { BreakdownStats, Cause } from "@/evaluator/analysis";
 import { CAUSES } from "@/evaluator/analysis";
 import { MODE_LABELS, formatPercent } from "@/evaluator/scoring/format";
-import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, type ChainErrorFilter, type CombinedBreakdown, type FingerprintKey } from "@/lib/analysis-view";
-import type { AnalysisEntry, ChainErrorRow } from "@/lib/data/analysis";
-import { failurePageUrl, submissionPageUrl } from "@/lib/submission-urls";
+import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, type ChainErrorFilter, type CombinedBreakdown, type FingerprintKey } from "@/lib/analysis/view";
+import type { AnalysisEntry, ChainErrorRow } from "@/lib/analysis/data";
+import { failurePageUrl, submissionPageUrl } from "@/lib/submissions/urls";
 import { ChartModeKey } from "./ChartModeKey";
 
 /** The list narrowed (on top of the page's filters); `system` narrows the systems too. */

@@ -1,5 +1,5 @@
 /** The comparison's picks as a plain GET form (usable before any JavaScript; the URL holds the view). */
-import type { CompareView } from "@/lib/data/compare";
+import type { CompareView } from "@/lib/compare/data";
 import { SEQ_SCORING_HINT, ScoringChoice } from "./ViewControls";
 
 export function CompareForm({ view }: { view: CompareView }) {

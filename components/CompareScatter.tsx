@@ -2,7 +2,7 @@
 /** Cost per chain against per-bug %, every leaderboard row: colour and marker per mode, the two compared ringed and lettered. */
 import { CartesianGrid, Legend, ResponsiveContainer, Scatter, ScatterChart, Symbols, Tooltip, XAxis, YAxis } from "recharts";
 import { MODE_LABELS, formatCost, formatPercent } from "@/evaluator/scoring/format";
-import type { ScatterPoint } from "@/lib/compare-view";
+import type { ScatterPoint } from "@/lib/compare/view";
 import { MODES } from "@/lib/schemas/prediction";
 import { useCssColours } from "./ChartColours";
 import { MODE_STYLE } from "./ChartModeKey";

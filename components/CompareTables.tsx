@@ -6,9 +6,9 @@
 import Link from "next/link";
 import { EstimateCell } from "@/components/EstimateCell";
 import { MODE_LABELS, formatCost, formatInterval, formatPercent } from "@/evaluator/scoring/format";
-import { formatPoints, type ChainWinLoss } from "@/lib/compare-view";
-import type { ComparePick, CompareView } from "@/lib/data/compare";
-import { failurePageUrl, submissionPageUrl } from "@/lib/submission-urls";
+import { formatPoints, type ChainWinLoss } from "@/lib/compare/view";
+import type { ComparePick, CompareView } from "@/lib/compare/data";
+import { failurePageUrl, submissionPageUrl } from "@/lib/submissions/urls";
 import { hrefWith } from "@/lib/view-query";
 import { ChartModeKey } from "./ChartModeKey";
 

@@ -3,9 +3,9 @@
  * failure page: the submissions behind a bug's solve rates (every number is a link).
  */
 import Link from "next/link";
-import type { BugOutcome } from "@/lib/dataset-view";
-import { FINGERPRINT_LABELS } from "@/lib/failure-view";
-import { failurePageUrl } from "@/lib/submission-urls";
+import type { BugOutcome } from "@/lib/dataset/view";
+import { FINGERPRINT_LABELS } from "@/lib/submissions/failure-view";
+import { failurePageUrl } from "@/lib/submissions/urls";
 import { DatasetModeTag } from "./DatasetModeTag";
 
 export function DatasetBugOutcomes({ id, continuousId, order, outcomes }: { id: string; continuousId: string; order: number; outcomes: BugOutcome[] }) {

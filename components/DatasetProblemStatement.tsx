@@ -3,7 +3,7 @@
  * text (React escapes it; it is never parsed as HTML or Markdown), in a
  * collapsible block whose summary is its first line.
  */
-import { problemTitle } from "@/lib/dataset-view";
+import { problemTitle } from "@/lib/dataset/view";
 
 export function DatasetProblemStatement({ text, open = false }: { text: string; open?: boolean }) {
   return (

@@ -16,7 +16,7 @@ import {
   type RatesByMode,
   type RepositoryRow,
   type SolveRate,
-} from "@/lib/dataset-view";
+} from "@/lib/dataset/view";
 
 export const datasetHref = (version: string, query: Record<string, string | undefined> = {}) => {
   const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));

@@ -8,7 +8,7 @@
  */
 import type { ReactNode } from "react";
 import type { ElementContent } from "hast";
-import { foldHunk, highlightHunk, languageOf, type DiffFileView, type DiffLine, type HighlightedLine } from "@/lib/diff-view";
+import { foldHunk, highlightHunk, languageOf, type DiffFileView, type DiffLine, type HighlightedLine } from "@/lib/submissions/diff-view";
 
 /** Files up to this many lines are shown open; longer ones (and any past the first few) start folded. */
 const OPEN_LINES = 400;

@@ -4,8 +4,8 @@
  * each prior bug linking to its own failure page.
  */
 import Link from "next/link";
-import type { ChainErrorView } from "@/lib/data/failure";
-import { CAUSE_LABELS, FINGERPRINT_LABELS } from "@/lib/failure-view";
+import type { ChainErrorView } from "@/lib/submissions/failure";
+import { CAUSE_LABELS, FINGERPRINT_LABELS } from "@/lib/submissions/failure-view";
 
 export function FailureChainError({ error }: { error: ChainErrorView }) {
   return (

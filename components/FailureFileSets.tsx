@@ -4,8 +4,8 @@
  * marked by colour and by an icon, with a legend; one column per mode shown.
  */
 import { MODE_LABELS } from "@/evaluator/scoring/format";
-import type { FailureSide } from "@/lib/data/failure";
-import type { FileMark, FileSetRow } from "@/lib/failure-view";
+import type { FailureSide } from "@/lib/submissions/failure";
+import type { FileMark, FileSetRow } from "@/lib/submissions/failure-view";
 
 const MARKS: Record<FileMark, { icon: string; text: string }> = {
   matched: { icon: "✓", text: "touched, as gold" },

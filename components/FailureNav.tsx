@@ -4,8 +4,8 @@
  * not colour alone).
  */
 import Link from "next/link";
-import type { FailurePage } from "@/lib/data/failure";
-import { failurePageUrl, submissionPageUrl } from "@/lib/submission-urls";
+import type { FailurePage } from "@/lib/submissions/failure";
+import { failurePageUrl, submissionPageUrl } from "@/lib/submissions/urls";
 
 export function FailureNav({ page }: { page: FailurePage }) {
   const { submission, bug, chain } = page;

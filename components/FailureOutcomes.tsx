@@ -6,9 +6,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
-import type { BugOutcomeView, FailingTest, FailureSide } from "@/lib/data/failure";
-import { FINGERPRINT_LABELS } from "@/lib/failure-view";
-import { visibilityLabel } from "@/lib/visibility";
+import type { BugOutcomeView, FailingTest, FailureSide } from "@/lib/submissions/failure";
+import { FINGERPRINT_LABELS } from "@/lib/submissions/failure-view";
+import { visibilityLabel } from "@/lib/submissions/visibility";
 import { DatasetModeTag } from "./DatasetModeTag";
 
 function FailingTestItem({ test, logPageUrl }: { test: FailingTest; logPageUrl: string | null }) {

@@ -1,7 +1,7 @@
 "use client";
 /**
  * The leaderboard's table, built with @tanstack/react-table.
- * Rows arrive filtered, sorted and grouped by the server (lib/leaderboard-rows.ts),
+ * Rows arrive filtered, sorted and grouped by the server (lib/leaderboard/rows.ts),
  * so the table is complete before any JavaScript runs; react-table holds the
  * columns and the sort state (manual sorting: the URL owns the order), and each
  * sortable header is a link to the same view sorted by that column, so sorting
@@ -12,8 +12,8 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { FlexRender, createColumnHelper, rowSortingFeature, tableFeatures, useTable, type Header, type Row, type SortingState } from "@tanstack/react-table";
 import { ChartModeKey } from "@/components/ChartModeKey";
-import { leaderboardHref, sortParam, type LeaderboardView, type Sort, type SortKey } from "@/lib/leaderboard-query";
-import type { DisplayGroup, DisplayRow, RateCell } from "@/lib/leaderboard-view";
+import { leaderboardHref, sortParam, type LeaderboardView, type Sort, type SortKey } from "@/lib/leaderboard/url";
+import type { DisplayGroup, DisplayRow, RateCell } from "@/lib/leaderboard/view";
 
 type ColumnMeta = { numeric?: boolean; rowHeader?: boolean; title?: string; className?: string };
 const features = tableFeatures({ rowSortingFeature, columnMeta: {} as ColumnMeta });

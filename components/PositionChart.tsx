@@ -2,7 +2,7 @@
 /** Resolution by position, one line per mode (paper Tables 3–4 as a chart): colour, line style and marker per mode. */
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Symbols, Tooltip, XAxis, YAxis } from "recharts";
 import { MODE_LABELS, formatPercent } from "@/evaluator/scoring/format";
-import type { PositionSeriesPoint } from "@/lib/position-view";
+import type { PositionSeriesPoint } from "@/lib/positions/view";
 import type { Mode } from "@/lib/schemas/prediction";
 import { useCssColours } from "./ChartColours";
 import { MODE_STYLE } from "./ChartModeKey";

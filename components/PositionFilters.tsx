@@ -4,7 +4,7 @@
  * the population of chains.
  */
 import Link from "next/link";
-import type { PositionsView } from "@/lib/data/positions";
+import type { PositionsView } from "@/lib/positions/data";
 import { DatasetVersionSelect, SEQ_SCORING_HINT, ScoringChoice } from "./ViewControls";
 
 export function PositionFilters({ view }: { view: PositionsView }) {

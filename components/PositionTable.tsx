@@ -6,8 +6,8 @@
  */
 import Link from "next/link";
 import { formatPercent, formatRelativeChange } from "@/evaluator/scoring/format";
-import type { PositionRow, PositionTable as Table } from "@/lib/position-view";
-import { submissionPageUrl } from "@/lib/submission-urls";
+import type { PositionRow, PositionTable as Table } from "@/lib/positions/view";
+import { submissionPageUrl } from "@/lib/submissions/urls";
 import { ChartModeKey } from "./ChartModeKey";
 
 type Props = {

@@ -7,7 +7,7 @@
  */
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import type { SubmissionJson } from "@/lib/data/submission-view";
+import type { SubmissionJson } from "@/lib/submissions/view";
 
 const POLL_MS = 2000;
 const isOpen = (status: string) => status === "queued" || status === "running";

@@ -1,4 +1,4 @@
-import type { SubmissionRegrade } from "@/lib/data/regrade";
+import type { SubmissionRegrade } from "@/lib/submissions/regrade";
 
 const verdict = (v: { resolved: boolean; fingerprint: string | null; tampered: boolean }) =>
   (v.resolved ? "resolved" : `unresolved (${v.fingerprint})`) + (v.tampered ? ", tampered" : "");

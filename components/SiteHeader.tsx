@@ -4,7 +4,7 @@
  * who is signed in.
  */
 import Link from "next/link";
-import type { Viewer } from "@/lib/data/users";
+import type { Viewer } from "@/lib/accounts/users";
 import { SignOutButton } from "./SignOutButton";
 
 export type HeaderFacts = { datasetVersion: string | null; newestResult: Date | null };

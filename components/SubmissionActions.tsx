@@ -2,12 +2,12 @@
 /**
  * The submission page's buttons, each a small form posting to a server action
  * (app/submissions/[id]/actions.ts). Which ones show is decided on the server
- * (lib/visibility.ts availableActions); the server checks again on submit.
+ * (lib/submissions/visibility.ts availableActions); the server checks again on submit.
  * Works without JavaScript as plain form posts; with it, refusals show beside the form.
  */
 import { useActionState } from "react";
 import { cancelAction, rerunAction, visibilityAction, type ActionResult } from "@/app/submissions/[id]/actions";
-import type { SubmissionActions as Allowed } from "@/lib/visibility";
+import type { SubmissionActions as Allowed } from "@/lib/submissions/visibility";
 
 /** The action's outcome, unless it is about one field (FieldMessage shows that beside the field). */
 function Outcome({ result }: { result: ActionResult }) {

@@ -1,12 +1,12 @@
 /**
  * A finished evaluation: the headline scores (strict and lenient, with 95%
  * bootstrap intervals) and, per chain, every bug's outcome with a link to its
- * full test log. Server-rendered; the numbers come from lib/data/submission-view.ts.
+ * full test log. Server-rendered; the numbers come from lib/submissions/view.ts.
  */
 import Link from "next/link";
 import { EstimateCell } from "@/components/EstimateCell";
-import { failurePageUrl, logPageUrl } from "@/lib/submission-urls";
-import type { BugResultView, ChainResultsView, SubmissionScores } from "@/lib/data/submission-view";
+import { failurePageUrl, logPageUrl } from "@/lib/submissions/urls";
+import type { BugResultView, ChainResultsView, SubmissionScores } from "@/lib/submissions/view";
 
 export function SubmissionScoresTable({ scores }: { scores: SubmissionScores }) {
   const rows =

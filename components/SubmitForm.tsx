@@ -9,7 +9,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
-import type { SubmitFormOptions } from "@/lib/data/intake";
+import type { SubmitFormOptions } from "@/lib/submissions/intake";
 
 type Issue = { line: number; field: string; message: string };
 type Answer = { error?: string; field?: string; issues?: Issue[]; url?: string };

@@ -1,14 +1,14 @@
 "use client";
 import Link from "next/link";
 import { useActionState } from "react";
-import type { SystemRow } from "@/lib/data/systems";
+import type { SystemRow } from "@/lib/teams/systems";
 import { Field, FormMessage, IDLE, TextField, describedBy, fieldError, typed, type ActionResult } from "./AccountForm";
 
 type Props = {
   action: (prev: ActionResult, form: FormData) => Promise<ActionResult>;
   /** the system being edited; absent for a new one */
   system?: SystemRow;
-  /** its links as one "Label URL" per line (lib/data/systems.ts linksText) */
+  /** its links as one "Label URL" per line (lib/teams/systems.ts linksText) */
   linksText?: string;
   cancelHref?: string;
   suggestions: readonly string[];

@@ -1,6 +1,6 @@
 /** A team's systems as the team page lists them; members get an Edit link per row. */
 import Link from "next/link";
-import type { SystemRow } from "@/lib/data/systems";
+import type { SystemRow } from "@/lib/teams/systems";
 
 /** Stored links were checked as http(s) when written; anything else is shown as text, never as an href. */
 const webUrl = (url: string) => /^https?:\/\//i.test(url);

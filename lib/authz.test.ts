@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Viewer } from "@/lib/data/users";
+import type { Viewer } from "@/lib/accounts/users";
 import { canActForTeam, canReadSubmission, canReview, isTeamAdmin } from "./authz";
 
 const viewer = (over: Partial<Viewer> = {}): Viewer => ({

@@ -8,9 +8,9 @@
  * not change.
  */
 import type { Visibility } from "@/lib/schemas/columns";
-import type { Viewer } from "@/lib/data/users";
+import type { Viewer } from "@/lib/accounts/users";
 
-export type { Viewer } from "@/lib/data/users";
+export type { Viewer } from "@/lib/accounts/users";
 
 /** What authorization needs to know about a submission. */
 export type SubmissionAccess = { teamId: string; visibility: Visibility };

@@ -4,7 +4,7 @@ import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { failure, formValues, ok, type ActionResult } from "@/components/AccountForm";
 import { getViewer } from "@/lib/auth/viewer";
-import { createApiToken, newApiTokenSchema, revokeApiToken } from "@/lib/data/api-tokens";
+import { createApiToken, newApiTokenSchema, revokeApiToken } from "@/lib/accounts/api-tokens";
 
 /** A new API token for the signed-in user; the result carries the token, shown this once. */
 export const createTokenAction = formAction({}, async (_prev: ActionResult<{ name: string; token: string }>, form: FormData): Promise<ActionResult<{ name: string; token: string }>> => {

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { AccountTime } from "@/components/AccountTime";
 import { AccountTokenForm } from "@/components/AccountTokenForm";
 import { getViewer } from "@/lib/auth/viewer";
-import { listApiTokens } from "@/lib/data/api-tokens";
+import { listApiTokens } from "@/lib/accounts/api-tokens";
 import { revokeTokenAction } from "./actions";
 
 export const metadata = { title: "Account · ChainSWE" };

@@ -3,8 +3,8 @@ import { formAction } from "@/lib/form-action";
 import { refresh } from "next/cache";
 import { failure, ok, type ActionResult } from "@/components/AccountForm";
 import { getViewer } from "@/lib/auth/viewer";
-import { regradeAsSiteAdmin } from "@/lib/data/regrade";
-import { changeSiteRole, siteRoleChangeSchema } from "@/lib/data/users";
+import { regradeAsSiteAdmin } from "@/lib/submissions/regrade";
+import { changeSiteRole, siteRoleChangeSchema } from "@/lib/accounts/users";
 
 /** Grants or revokes a site role; changeSiteRole answers anyone but a site admin as not found. */
 export const changeSiteRoleAction = formAction({}, async (_prev: ActionResult, form: FormData): Promise<ActionResult> => {

@@ -4,7 +4,7 @@ import { AdminRegradeForm } from "@/components/AdminRegradeForm";
 import { AdminRoleButton } from "@/components/AdminRoleButton";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/lib/errors";
-import { siteAdminView } from "@/lib/data/users";
+import { siteAdminView } from "@/lib/accounts/users";
 
 export const metadata = { title: "Admin · ChainSWE" };
 

@@ -13,9 +13,9 @@ import { ChainErrorFilters } from "@/components/ChainErrorFilters";
 import { CAUSE_COLOUR, ChainErrorList, ChainErrorPositionTable, ChainErrorSystemTable, FINGERPRINT_COLOUR, type ListHref } from "@/components/ChainErrorTables";
 import { ChartFigure, ExportLinks } from "@/components/ChartFigure";
 import { ChartStackedBars } from "@/components/ChartStackedBars";
-import { analysisQuerySchema, type AnalysisQuery } from "@/lib/analysis-query";
-import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, causeBars, fingerprintBars } from "@/lib/analysis-view";
-import { getChainErrorView } from "@/lib/data/analysis";
+import { analysisQuerySchema, type AnalysisQuery } from "@/lib/analysis/url";
+import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, causeBars, fingerprintBars } from "@/lib/analysis/view";
+import { getChainErrorView } from "@/lib/analysis/data";
 import { FieldError } from "@/lib/errors";
 import { hrefWith, parseQuery } from "@/lib/view-query";
 

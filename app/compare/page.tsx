@@ -9,9 +9,9 @@ import { ChartFigure, ExportLinks } from "@/components/ChartFigure";
 import { CompareChainTable, CompareDifference, CompareSystemsTable } from "@/components/CompareTables";
 import { CompareForm } from "@/components/CompareForm";
 import { CompareScatter } from "@/components/CompareScatter";
-import { compareQuerySchema, type CompareQuery } from "@/lib/analysis-query";
+import { compareQuerySchema, type CompareQuery } from "@/lib/analysis/url";
 import { getViewer } from "@/lib/auth/viewer";
-import { getComparison, type CompareView } from "@/lib/data/compare";
+import { getComparison, type CompareView } from "@/lib/compare/data";
 import { FieldError, NotFoundError } from "@/lib/errors";
 import { hrefWith, parseQuery } from "@/lib/view-query";
 

@@ -5,7 +5,7 @@
 import type { Metadata } from "next";
 import { DatasetExportLinks } from "@/components/DatasetExportLinks";
 import { DatasetRepositoriesTable, DatasetSourcesTable, DatasetVersionsTable } from "@/components/DatasetTables";
-import { getDatasetIndex } from "@/lib/data/dataset-browser";
+import { getDatasetIndex } from "@/lib/dataset/browser";
 
 export const metadata: Metadata = { title: "Dataset · ChainSWE" };
 

@@ -8,10 +8,10 @@ import { ChartFigure, ExportLinks } from "@/components/ChartFigure";
 import { PositionChart } from "@/components/PositionChart";
 import { PositionFilters } from "@/components/PositionFilters";
 import { PositionTable } from "@/components/PositionTable";
-import { positionsQuerySchema, type PositionsQuery } from "@/lib/analysis-query";
-import { getPositionsView } from "@/lib/data/positions";
+import { positionsQuerySchema, type PositionsQuery } from "@/lib/analysis/url";
+import { getPositionsView } from "@/lib/positions/data";
 import { FieldError } from "@/lib/errors";
-import { positionSeries } from "@/lib/position-view";
+import { positionSeries } from "@/lib/positions/view";
 import { hrefWith, parseQuery } from "@/lib/view-query";
 
 export const metadata: Metadata = { title: "Resolution by position · ChainSWE" };

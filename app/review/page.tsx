@@ -10,7 +10,7 @@ import { notFound } from "next/navigation";
 import { MODE_LABELS } from "@/evaluator/scoring";
 import { canReview } from "@/lib/authz";
 import { getViewer } from "@/lib/auth/viewer";
-import { listPendingReview, recentReviewDecisions, type ReviewDecision } from "@/lib/data/visibility";
+import { listPendingReview, recentReviewDecisions, type ReviewDecision } from "@/lib/submissions/review";
 
 export const metadata: Metadata = { title: "Review · ChainSWE" };
 

@@ -4,8 +4,8 @@ import { headers } from "next/headers";
 import { failure, formValues, ok, type ActionResult } from "@/components/AccountForm";
 import { env } from "@/env";
 import { clientAddress, signUpAllowed } from "@/lib/auth/login-attempts";
-import { rateStore } from "@/lib/data/rate-events";
-import { createUser, signUpSchema } from "@/lib/data/users";
+import { rateStore } from "@/lib/accounts/rate-events";
+import { createUser, signUpSchema } from "@/lib/accounts/users";
 import { LimitError } from "@/lib/errors";
 
 /**

@@ -1,19 +1,19 @@
 /**
  * /submissions: every submission the viewer may read (public ones; their
  * teams' too; everything for reviewers), newest first, filtered by query
- * parameters and paged by cursor (lib/data/submission-list.ts, the same list
+ * parameters and paged by cursor (lib/submissions/list.ts, the same list
  * GET /api/v1/submissions serves).
  */
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
 import { getViewer } from "@/lib/auth/viewer";
-import { listSubmissions, parseSubmissionListQuery, type SubmissionListQuery } from "@/lib/data/submission-list";
-import type { Viewer } from "@/lib/data/users";
+import { listSubmissions, parseSubmissionListQuery, type SubmissionListQuery } from "@/lib/submissions/list";
+import type { Viewer } from "@/lib/accounts/users";
 import { FieldError } from "@/lib/errors";
 import { SUBMISSION_STATUSES, VISIBILITIES } from "@/lib/schemas/columns";
 import { MODES } from "@/lib/schemas/prediction";
-import { visibilityLabel } from "@/lib/visibility";
+import { visibilityLabel } from "@/lib/submissions/visibility";
 
 export const metadata: Metadata = { title: "Submissions · ChainSWE" };
 

@@ -8,7 +8,7 @@ import { redirect } from "next/navigation";
 import { SubmitForm } from "@/components/SubmitForm";
 import { getViewer } from "@/lib/auth/viewer";
 import { env } from "@/env";
-import { submitFormOptions } from "@/lib/data/intake";
+import { submitFormOptions } from "@/lib/submissions/intake";
 
 export const metadata: Metadata = { title: "Submit · ChainSWE" };
 

@@ -4,11 +4,11 @@ import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { failure, formValues, ok, type ActionResult } from "@/components/AccountForm";
 import { getViewer } from "@/lib/auth/viewer";
-import { systemFormInput } from "@/lib/data/systems";
-import { answerInvitation, invitationAnswerSchema, inviteMember, inviteSchema } from "@/lib/data/team-invitations";
-import { createSystem, createTeam, memberRoleSchema, removeMember, setMemberRole, updateSystem } from "@/lib/data/teams";
+import { systemFormInput } from "@/lib/teams/systems";
+import { answerInvitation, invitationAnswerSchema, inviteMember, inviteSchema } from "@/lib/teams/invitations";
+import { createSystem, createTeam, memberRoleSchema, removeMember, setMemberRole, updateSystem } from "@/lib/teams/data";
 
-// Thin: read the form, call lib/data/teams.ts (which checks the viewer), answer with an ActionResult.
+// Thin: read the form, call lib/teams/data.ts (which checks the viewer), answer with an ActionResult.
 // `slug`, `systemId` and `userId` are bound on the page; the data layer re-checks them, so a forged value gains nothing.
 
 const SYSTEM_FIELDS = ["name", "model", "scaffold", "contextConfig", "links", "openWeights", "openScaffold"];

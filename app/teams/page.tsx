@@ -4,8 +4,8 @@ import { AccountTime } from "@/components/AccountTime";
 import { TeamCreateForm } from "@/components/TeamCreateForm";
 import { InvitationControls } from "@/components/TeamMemberForms";
 import { getViewer } from "@/lib/auth/viewer";
-import { receivedInvitations } from "@/lib/data/team-invitations";
-import { listTeams } from "@/lib/data/teams";
+import { receivedInvitations } from "@/lib/teams/invitations";
+import { listTeams } from "@/lib/teams/data";
 import { invitationAction } from "./actions";
 
 export const metadata = { title: "Teams · ChainSWE" };

@@ -56,7 +56,7 @@ async function createCommand(usernameArg: string, raw: Record<string, unknown>):
     if (!password) {
       throw new FieldError("password", "give the password on standard input with --password-stdin, or in CHAINSWE_ADMIN_PASSWORD");
     }
-    const { createUser } = await import("@/lib/data/users");
+    const { createUser } = await import("@/lib/accounts/users");
     await createUser({ username, password, name: opts.name, email: opts.email }, { isSiteAdmin: true, isReviewer: true });
     process.stdout.write(`created ${username}, site admin and reviewer\n`);
   });
@@ -66,7 +66,7 @@ function roleCommand(granted: boolean) {
   return (usernameArg: string, roleArg: string) => {
     const { username, role } = parseOptions(granted ? "admin grant" : "admin revoke", roleOptionsSchema, { username: usernameArg, role: roleArg }, ["username", "role"]);
     return reporting(async () => {
-      const { setSiteRole } = await import("@/lib/data/users");
+      const { setSiteRole } = await import("@/lib/accounts/users");
       await setSiteRole(username, role, granted, null);
       process.stdout.write(granted ? `granted ${role} to ${username}\n` : `revoked ${role} from ${username}\n`);
     });

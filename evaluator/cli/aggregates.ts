@@ -1,6 +1,6 @@
 /**
  * `chainswe aggregates refresh [--submission ID]`: recomputes the stored scores
- * and chain-error analyses (lib/data/aggregates.ts) of every completed
+ * and chain-error analyses (lib/leaderboard/aggregates.ts) of every completed
  * submission, or of one — after an upgrade changes a formula, or when the
  * worker could not store them.
  */
@@ -19,7 +19,7 @@ export function registerAggregates(program: Command): void {
     .option("--submission <id>", "only this submission (and the analyses it takes part in)")
     .action(async (raw: Record<string, unknown>) => {
       const opts = parseOptions("aggregates refresh", refreshOptionsSchema, raw);
-      const { refreshAggregates, refreshAllAggregates } = await import("@/lib/data/aggregates");
+      const { refreshAggregates, refreshAllAggregates } = await import("@/lib/leaderboard/aggregates");
       if (opts.submission) {
         const r = await refreshAggregates(opts.submission);
         if (!r.scored) throw new UsageError("aggregates refresh", [{ field: "--submission", message: `${opts.submission} is unknown or not completed` }]);

@@ -23,7 +23,7 @@ export const importOptionsSchema = z.object({
 async function importCommand(fileArg: string, raw: Record<string, unknown>): Promise<void> {
   const { file, ...opts } = parseOptions("dataset import", importOptionsSchema, { ...raw, file: fileArg }, ["file"]);
   // loaded here so that `chainswe evaluate` and friends never open the database
-  const { DatasetImportError, importDataset } = await import("@/lib/data/datasets");
+  const { DatasetImportError, importDataset } = await import("@/lib/dataset/data");
   try {
     const imported = await importDataset(file, opts.version);
     for (const w of imported.warnings) process.stderr.write(`warning: ${w}\n`);

@@ -85,7 +85,7 @@ export function registerDemo(program: Command): void {
     .command("seed")
     .description("the portal's demo data: dataset version \"demo\", the demo team's systems, their submissions queued and published")
     .action(async () => {
-      const { seedDemo, DEMO_VERSION, DEMO_TEAM } = await import("@/lib/data/demo-seed");
+      const { seedDemo, DEMO_VERSION, DEMO_TEAM } = await import("@/lib/demo-seed");
       const seeded = await seedDemo(DEMO_DATASET, await demoPredictionFiles());
       if (seeded.imported) process.stderr.write(`imported ${DEMO_DATASET} as dataset version ${DEMO_VERSION}\n`);
       process.stderr.write(

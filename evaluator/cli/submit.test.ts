@@ -12,7 +12,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse, json } from "@/lib/http";
 import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
-import type { Viewer } from "@/lib/data/users";
+import type { Viewer } from "@/lib/accounts/users";
 import { runSubmit, type SubmitFlags, type SubmitIo } from "./submit";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
@@ -32,12 +32,12 @@ function toRequest(req: IncomingMessage): Request {
 
 beforeAll(async () => {
   t = await openTestDb();
-  const { receiveSubmission } = await import("@/lib/data/intake");
+  const { receiveSubmission } = await import("@/lib/submissions/intake");
   const user = await t.db.user.create({ data: { username: "alice" } });
   const team = await t.db.team.create({ data: { name: "Acme", slug: "acme" } });
   await t.db.teamMember.create({ data: { teamId: team.id, userId: user.id } });
   systemId = (await t.db.system.create({ data: { teamId: team.id, name: "agent", model: "m", scaffold: "s", contextConfig: "Baseline" } })).id;
-  alice = (await (await import("@/lib/data/users")).viewerById(user.id))!;
+  alice = (await (await import("@/lib/accounts/users")).viewerById(user.id))!;
   const limits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100 };
   server = createServer((req, res) => {
     const request = toRequest(req);

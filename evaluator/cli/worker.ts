@@ -132,7 +132,7 @@ async function dispatcherCommand(raw: Record<string, unknown>): Promise<void> {
 
 async function submitLocalCommand(file: string, raw: Record<string, unknown>): Promise<void> {
   const flags = parseOptions("submit-local", submitLocalOptionsSchema, { ...raw, predictions: file }, ["predictions"]);
-  const { createSubmission, SubmissionError } = await import("@/lib/data/submissions");
+  const { createSubmission, SubmissionError } = await import("@/lib/submissions/data");
   let created;
   try {
     created = await createSubmission({

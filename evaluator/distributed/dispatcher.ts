@@ -19,8 +19,8 @@ import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { claimJob, completeJob, failJob, releaseJob, heartbeatJob, storeAggregates, type QueuePolicy } from "@/evaluator/queue";
 import { recordBugProgress } from "@/evaluator/queue/progress";
-import { getChain } from "@/lib/data/datasets";
-import { getChainPredictions } from "@/lib/data/submissions";
+import { getChain } from "@/lib/dataset/data";
+import { getChainPredictions } from "@/lib/submissions/data";
 import { db } from "@/lib/db";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import {

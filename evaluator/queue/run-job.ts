@@ -9,9 +9,9 @@
  */
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
 import type { ChainContainers, SandboxLimits } from "@/evaluator/sandbox";
-import { getChain } from "@/lib/data/datasets";
-import { refreshAggregates } from "@/lib/data/aggregates";
-import { getChainPredictions } from "@/lib/data/submissions";
+import { getChain } from "@/lib/dataset/data";
+import { refreshAggregates } from "@/lib/leaderboard/aggregates";
+import { getChainPredictions } from "@/lib/submissions/data";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import { completeJob } from "./complete";
 import { failJob, releaseJob } from "./fail";

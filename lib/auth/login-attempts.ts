@@ -1,7 +1,7 @@
 /**
  * The rate limits' state and their use: failed sign-ins around a password
  * check (rules in lib/auth/login-limit.ts) and sign-ups per client address.
- * The events live in the database (lib/data/rate-events.ts), so every site
+ * The events live in the database (lib/accounts/rate-events.ts), so every site
  * process counts the same attempts and a restart forgets nothing.
  *
  * Every sign-in attempt is recorded before its password is checked, so
@@ -9,7 +9,7 @@
  * taken back (and clears its pair's failures), a refused one is not recorded
  * at all, so hammering a locked key does not extend its lock.
  */
-import { type RateStore } from "@/lib/data/rate-events";
+import { type RateStore } from "@/lib/accounts/rate-events";
 import { LOGIN_LIMITS, lockedMessage, loginVerdict, type LoginLimits } from "./login-limit";
 
 /**

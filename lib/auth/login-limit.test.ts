@@ -48,10 +48,10 @@ describe("loginVerdict (history, now)", () => {
 
 describe("with the database store", () => {
   let t: Awaited<ReturnType<typeof openTestDb>>;
-  let m: typeof import("./login-attempts") & typeof import("@/lib/data/rate-events");
+  let m: typeof import("./login-attempts") & typeof import("@/lib/accounts/rate-events");
   beforeAll(async () => {
     t = await openTestDb({ importDemo: false });
-    m = { ...(await import("./login-attempts")), ...(await import("@/lib/data/rate-events")) };
+    m = { ...(await import("./login-attempts")), ...(await import("@/lib/accounts/rate-events")) };
   }, 60_000);
   afterAll(async () => t?.close());
 

@@ -2,9 +2,9 @@
  * next-auth (v4, App Router): username + password for self-hosted sites, and
  * GitHub OAuth when GITHUB_ID and GITHUB_SECRET are set. Sessions are JWTs in
  * an http-only cookie (the credentials provider requires it) carrying the user
- * id and the id of a Session row, which sign-out deletes (lib/data/sessions.ts);
+ * id and the id of a Session row, which sign-out deletes (lib/accounts/sessions.ts);
  * roles and teams are read from the database per request
- * (lib/data/users.ts viewerById). The Prisma adapter stores GitHub users and
+ * (lib/accounts/users.ts viewerById). The Prisma adapter stores GitHub users and
  * their linked accounts. Failed password sign-ins are rate-limited per
  * username and client address, in the database (lib/auth/login-attempts.ts).
  */
@@ -14,10 +14,10 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import { env } from "@/env";
-import { closeSession, openSession, sessionIsOpen } from "@/lib/data/sessions";
-import { authenticate } from "@/lib/data/users";
+import { closeSession, openSession, sessionIsOpen } from "@/lib/accounts/sessions";
+import { authenticate } from "@/lib/accounts/users";
 import { db } from "@/lib/db";
-import { rateStore } from "@/lib/data/rate-events";
+import { rateStore } from "@/lib/accounts/rate-events";
 import { clientAddress, limitedSignIn } from "./login-attempts";
 
 const SESSION_MAX_AGE_S = 30 * 24 * 3600;

@@ -1,5 +1,5 @@
 /**
- * What a new password may not be, beyond its length (lib/data/users.ts
+ * What a new password may not be, beyond its length (lib/accounts/users.ts
  * passwordSchema): the username, or one of the common passwords every
  * guessing attack tries first. Pure; the list is shipped with the code.
  */

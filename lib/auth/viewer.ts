@@ -5,8 +5,8 @@
  */
 import "server-only";
 import { getServerSession } from "next-auth";
-import { viewerForToken } from "@/lib/data/api-tokens";
-import { viewerById, type Viewer } from "@/lib/data/users";
+import { viewerForToken } from "@/lib/accounts/api-tokens";
+import { viewerById, type Viewer } from "@/lib/accounts/users";
 import { UnauthorizedError } from "@/lib/errors";
 import { assertSameOrigin } from "@/lib/http";
 import type { ApiTokenScopes } from "@/lib/schemas/columns";

@@ -52,7 +52,7 @@ export type AuditAction = z.infer<typeof auditActionSchema>;
 const countRow = { chains: z.number().int().nonnegative(), bugs: z.number().int().nonnegative() };
 
 /**
- * DatasetVersion.stats (lib/dataset-stats.ts computes it). The fields after `repos`
+ * DatasetVersion.stats (lib/dataset/stats.ts computes it). The fields after `repos`
  * came later and are optional, so versions imported before them still parse.
  */
 export const datasetStatsSchema = z.object({

@@ -1,6 +1,6 @@
 /** Leaderboard rows and views for the pure leaderboard tests (lib/leaderboard-*.test.ts): a row of a named system, defaults for the rest. */
-import type { LeaderboardRow } from "@/lib/data/leaderboard";
-import { leaderboardViewSchema, type LeaderboardView } from "@/lib/leaderboard-query";
+import type { LeaderboardRow } from "@/lib/leaderboard/data";
+import { leaderboardViewSchema, type LeaderboardView } from "@/lib/leaderboard/url";
 import type { Mode } from "@/lib/schemas/prediction";
 import { parseViewQuery } from "@/lib/view-query";
 

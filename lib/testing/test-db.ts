@@ -54,9 +54,9 @@ export async function openTestDb(opts: { importDemo?: boolean } = {}) {
   vi.stubEnv("DATABASE_URL", url);
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
   const { db } = await import("@/lib/db");
-  const datasets = await import("@/lib/data/datasets");
+  const datasets = await import("@/lib/dataset/data");
   if (opts.importDemo !== false) await datasets.importDataset(DEMO_DATASET, "v1");
-  const submissions = await import("@/lib/data/submissions");
+  const submissions = await import("@/lib/submissions/data");
   const close = async () => {
     await db.$disconnect();
     vi.unstubAllEnvs();

@@ -35,7 +35,7 @@ let dropPg: () => Promise<void>;
 let redisPort: number;
 let redis: ChildProcess | undefined;
 let db: typeof import("@/lib/db").db;
-let submissions: typeof import("@/lib/data/submissions");
+let submissions: typeof import("@/lib/submissions/data");
 const children = new Set<ChildProcess>();
 
 type Proc = { child: ChildProcess; log: () => string; exited: Promise<void> };
@@ -149,8 +149,8 @@ beforeAll(async () => {
   vi.stubEnv("DATABASE_URL", pgUrl);
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
   db = (await import("@/lib/db")).db;
-  submissions = await import("@/lib/data/submissions");
-  await (await import("@/lib/data/datasets")).importDataset(DEMO_DATASET, "v1");
+  submissions = await import("@/lib/submissions/data");
+  await (await import("@/lib/dataset/data")).importDataset(DEMO_DATASET, "v1");
   await ensureDemoImages(await loadDataset(DEMO_DATASET));
   redisPort = await freePort();
   await startRedis();

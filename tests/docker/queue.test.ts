@@ -23,7 +23,7 @@ const GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
 let dir: string;
 let url: string;
 let db: typeof import("@/lib/db").db;
-let submissions: typeof import("@/lib/data/submissions");
+let submissions: typeof import("@/lib/submissions/data");
 const children: ChildProcess[] = [];
 
 type Worker = { child: ChildProcess; log: () => string; exited: Promise<number | null> };
@@ -62,8 +62,8 @@ beforeAll(async () => {
   vi.stubEnv("CHAINSWE_TEST_TIMEOUT_S", "120");
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
   db = (await import("@/lib/db")).db;
-  submissions = await import("@/lib/data/submissions");
-  await (await import("@/lib/data/datasets")).importDataset(DEMO_DATASET, "v1");
+  submissions = await import("@/lib/submissions/data");
+  await (await import("@/lib/dataset/data")).importDataset(DEMO_DATASET, "v1");
   await ensureDemoImages(await loadDataset(DEMO_DATASET));
 });
 

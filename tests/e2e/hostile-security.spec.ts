@@ -2,8 +2,8 @@
  * Against the real site: the open redirect after sign-in, the security
  * headers, the full-origin CSRF check, sessions, sign-up rules, and the
  * requests that must get a 4xx rather than a 500. Separation of duties and
- * the upload stall are covered where they are decided (lib/visibility.test.ts,
- * lib/data/visibility.test.ts, evaluator/dataset/predictions-off-thread.test.ts).
+ * the upload stall are covered where they are decided (lib/submissions/visibility.test.ts,
+ * lib/submissions/review.test.ts, evaluator/dataset/predictions-off-thread.test.ts).
  */
 import { expect, test, type APIResponse } from "@playwright/test";
 import { captureAction, dbGet } from "./hostile-steps";

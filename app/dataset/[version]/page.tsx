@@ -8,8 +8,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DatasetExportLinks } from "@/components/DatasetExportLinks";
 import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/DatasetTables";
-import { getDatasetVersionView } from "@/lib/data/dataset-browser";
-import { datasetVersionQuerySchema, pageQuery, shownRateKeys, type Population } from "@/lib/dataset-view";
+import { getDatasetVersionView } from "@/lib/dataset/browser";
+import { datasetVersionQuerySchema, pageQuery, shownRateKeys, type Population } from "@/lib/dataset/view";
 
 export const metadata: Metadata = { title: "Dataset version · ChainSWE" };
 

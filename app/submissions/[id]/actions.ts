@@ -1,15 +1,15 @@
 "use server";
 /**
  * The submission page's buttons. Each action reads the viewer itself (server
- * actions are public endpoints) and leaves the rules to lib/data/visibility.ts;
+ * actions are public endpoints) and leaves the rules to lib/submissions/review.ts;
  * refusals come back as an ActionResult for the form to show beside its field.
  */
 import { formAction } from "@/lib/form-action";
 import { revalidatePath } from "next/cache";
 import { getViewer } from "@/lib/auth/viewer";
-import { cancelSubmissionFor, changeVisibility, rerunSubmission } from "@/lib/data/visibility";
+import { cancelSubmissionFor, changeVisibility, rerunSubmission } from "@/lib/submissions/review";
 import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
-import { visibilityLabel } from "@/lib/visibility";
+import { visibilityLabel } from "@/lib/submissions/visibility";
 
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string; field?: string } | null;
 

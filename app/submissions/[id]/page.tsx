@@ -1,7 +1,7 @@
 /**
  * One submission: what ran, how far it got (live while it runs), its scores and
  * every bug's outcome, downloads, and the team's and reviewers' buttons.
- * Anyone who may not read it gets the 404 page (lib/data/submission-view.ts).
+ * Anyone who may not read it gets the 404 page (lib/submissions/view.ts).
  */
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
@@ -11,10 +11,10 @@ import { SubmissionActions } from "@/components/SubmissionActions";
 import { SubmissionResultsTables, SubmissionScoresTable } from "@/components/SubmissionResults";
 import { MODE_LABELS } from "@/evaluator/scoring";
 import { getViewer } from "@/lib/auth/viewer";
-import { getSubmissionForViewer, submissionJson, type SubmissionView } from "@/lib/data/submission-view";
+import { getSubmissionForViewer, submissionJson, type SubmissionView } from "@/lib/submissions/view";
 import { NotFoundError } from "@/lib/errors";
-import { graderLabel } from "@/lib/grader-view";
-import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/visibility";
+import { graderLabel } from "@/lib/submissions/grader-view";
+import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/submissions/visibility";
 
 type Props = { params: Promise<{ id: string }> };
 

@@ -5,8 +5,8 @@ import { TeamSystemForm } from "@/components/TeamSystemForm";
 import { TeamSystemsTable } from "@/components/TeamSystemsTable";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/lib/errors";
-import { CONTEXT_CONFIG_SUGGESTIONS, linksText } from "@/lib/data/systems";
-import { getTeam, type TeamView } from "@/lib/data/teams";
+import { CONTEXT_CONFIG_SUGGESTIONS, linksText } from "@/lib/teams/systems";
+import { getTeam, type TeamView } from "@/lib/teams/data";
 import { createSystemAction, invitationAction, inviteMemberAction, memberAction, updateSystemAction } from "../actions";
 
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<{ edit?: string | string[] }> };

@@ -5,12 +5,12 @@
  * fingerprint). Public data only. Shares and rates are percentages.
  */
 import { CAUSES, type BreakdownStats } from "@/evaluator/analysis";
-import { analysisExportQuerySchema } from "@/lib/analysis-query";
-import { FINGERPRINT_KEYS } from "@/lib/analysis-view";
-import { getChainErrorView, type AnalysisEntry, type ChainErrorRow } from "@/lib/data/analysis";
+import { analysisExportQuerySchema } from "@/lib/analysis/url";
+import { FINGERPRINT_KEYS } from "@/lib/analysis/view";
+import { getChainErrorView, type AnalysisEntry, type ChainErrorRow } from "@/lib/analysis/data";
 import { exportResponse, exportTable, type ExportColumn } from "@/lib/export-table";
 import { errorResponse } from "@/lib/http";
-import { failurePageUrl } from "@/lib/submission-urls";
+import { failurePageUrl } from "@/lib/submissions/urls";
 import { parseQuery } from "@/lib/view-query";
 
 /** The breakdown columns of a row that carries BreakdownStats at `stats`. */

@@ -4,11 +4,11 @@
  * a, b (submission ids), scoring, version). A submission the caller may not
  * read (a bearer token with the "read" scope, or the session) is 404.
  */
-import { compareExportQuerySchema } from "@/lib/analysis-query";
+import { compareExportQuerySchema } from "@/lib/analysis/url";
 import { getRequestViewer } from "@/lib/auth/viewer";
-import type { ChainWinLoss } from "@/lib/compare-view";
-import { getComparison } from "@/lib/data/compare";
-import type { LeaderboardRow } from "@/lib/data/leaderboard";
+import type { ChainWinLoss } from "@/lib/compare/view";
+import { getComparison } from "@/lib/compare/data";
+import type { LeaderboardRow } from "@/lib/leaderboard/data";
 import { FieldError } from "@/lib/errors";
 import { exportResponse, exportTable, type ExportColumn } from "@/lib/export-table";
 import { errorResponse } from "@/lib/http";

@@ -3,8 +3,8 @@
  * page's tables (docs/API.md). Public.
  */
 import { toCsv, csvResponse } from "@/lib/csv";
-import { getDatasetIndex } from "@/lib/data/dataset-browser";
-import { REPOSITORY_COLUMNS, VERSION_COLUMNS, datasetIndexQuerySchema, exportQuery, exportRecords } from "@/lib/dataset-view";
+import { getDatasetIndex } from "@/lib/dataset/browser";
+import { REPOSITORY_COLUMNS, VERSION_COLUMNS, datasetIndexQuerySchema, exportQuery, exportRecords } from "@/lib/dataset/view";
 import { errorResponse, json } from "@/lib/http";
 
 export async function GET(req: Request): Promise<Response> {

@@ -1,7 +1,7 @@
 /**
  * GET /api/v1/leaderboard: the leaderboard's current view as JSON (default) or
  * CSV (`format=csv`), read-only and public (public results only, no token
- * needed). The query is the page's URL state (lib/leaderboard-query.ts, one zod
+ * needed). The query is the page's URL state (lib/leaderboard/url.ts, one zod
  * schema): version, scoring, mode, config, model, open_weights, open_scaffold,
  * from, to, sort, group, paper. Every matching row, in the page's order.
  * Documented in docs/API.md ("Leaderboard").
@@ -10,14 +10,14 @@
  * leaderboard is unchanged (about as fast as a static file).
  */
 import { csvResponse, toCsv } from "@/lib/csv";
-import { derivedFromLeaderboard, getLeaderboard } from "@/lib/data/leaderboard";
+import { derivedFromLeaderboard, getLeaderboard } from "@/lib/leaderboard/data";
 import { FieldError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http";
-import { leaderboardApiQuerySchema, leaderboardSearch, type LeaderboardApiQuery } from "@/lib/leaderboard-query";
-import { selectReportedRows, selectRows } from "@/lib/leaderboard-rows";
+import { leaderboardApiQuerySchema, leaderboardSearch, type LeaderboardApiQuery } from "@/lib/leaderboard/url";
+import { selectReportedRows, selectRows } from "@/lib/leaderboard/rows";
 import { reportedMainRows } from "@/lib/reference/paper";
 import { parseQuery } from "@/lib/view-query";
-import { CSV_COLUMNS, csvLines, leaderboardDocument } from "./export";
+import { CSV_COLUMNS, csvLines, leaderboardDocument } from "@/lib/leaderboard/export";
 
 type Answer = { format: "json" | "csv"; text: string; filename: string };
 

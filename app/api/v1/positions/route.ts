@@ -5,11 +5,11 @@
  * version, scoring, positions, config, model). Public data only. `vs_oracle` is
  * the relative change against the group's Oracle row as a fraction (−0.29 for −29%).
  */
-import { positionsExportQuerySchema } from "@/lib/analysis-query";
-import { getPositionsView } from "@/lib/data/positions";
+import { positionsExportQuerySchema } from "@/lib/analysis/url";
+import { getPositionsView } from "@/lib/positions/data";
 import { exportResponse, exportTable, type ExportCell } from "@/lib/export-table";
 import { errorResponse } from "@/lib/http";
-import type { PositionTable } from "@/lib/position-view";
+import type { PositionTable } from "@/lib/positions/view";
 import { parseQuery } from "@/lib/view-query";
 import { PAPER_SOURCE, REPORTED_LABEL } from "@/lib/reference/paper";
 

@@ -1,18 +1,18 @@
 /**
  * POST /api/v1/submissions: upload predictions (multipart/form-data; fields in
- * lib/data/intake.ts submissionRequestSchema, the file in part `predictions`)
+ * lib/submissions/intake.ts submissionRequestSchema, the file in part `predictions`)
  * for one of the viewer's teams' systems. 201 with {id, chains, predictions,
  * warnings, url}; errors as lib/http.ts maps them (422 lists every bad line).
  *
  * GET /api/v1/submissions: the submissions the viewer may read, newest first,
- * filtered and paged (lib/data/submission-list.ts).
+ * filtered and paged (lib/submissions/list.ts).
  *
  * Both take a bearer token (scope "submit" / "read") or the session cookie.
  * docs/API.md describes them for users.
  */
 import { getRequestViewer } from "@/lib/auth/viewer";
-import { receiveSubmission } from "@/lib/data/intake";
-import { listSubmissions, parseSubmissionListQuery } from "@/lib/data/submission-list";
+import { receiveSubmission } from "@/lib/submissions/intake";
+import { listSubmissions, parseSubmissionListQuery } from "@/lib/submissions/list";
 import { UnauthorizedError } from "@/lib/errors";
 import { assertSameOrigin, errorResponse, json } from "@/lib/http";
 

@@ -3,8 +3,8 @@
  * the /dataset/[version] page's tables (docs/API.md). Public; 404 for an unknown version.
  */
 import { csvResponse, toCsv } from "@/lib/csv";
-import { getDatasetVersionView } from "@/lib/data/dataset-browser";
-import { CHAIN_COLUMNS, POSITION_COLUMNS, datasetVersionQuerySchema, exportQuery, exportRecords } from "@/lib/dataset-view";
+import { getDatasetVersionView } from "@/lib/dataset/browser";
+import { CHAIN_COLUMNS, POSITION_COLUMNS, datasetVersionQuerySchema, exportQuery, exportRecords } from "@/lib/dataset/view";
 import { NotFoundError } from "@/lib/errors";
 import { errorResponse, json } from "@/lib/http";
 

@@ -5,7 +5,7 @@
  * scope, or the session cookie); anything else is 404.
  */
 import { getRequestViewer } from "@/lib/auth/viewer";
-import { getSubmissionForViewer, submissionJson } from "@/lib/data/submission-view";
+import { getSubmissionForViewer, submissionJson } from "@/lib/submissions/view";
 import { errorResponse, json } from "@/lib/http";
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {

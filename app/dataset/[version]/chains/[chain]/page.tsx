@@ -11,8 +11,8 @@ import { DatasetBugOutcomes } from "@/components/DatasetBugOutcomes";
 import { DatasetExportLinks } from "@/components/DatasetExportLinks";
 import { DatasetProblemStatement } from "@/components/DatasetProblemStatement";
 import { DatasetBugsTable, chainHref, datasetHref } from "@/components/DatasetTables";
-import { getDatasetChainView } from "@/lib/data/dataset-browser";
-import { formatSolveRate, shownRateKeys } from "@/lib/dataset-view";
+import { getDatasetChainView } from "@/lib/dataset/browser";
+import { formatSolveRate, shownRateKeys } from "@/lib/dataset/view";
 
 export const metadata: Metadata = { title: "Chain · ChainSWE" };
 

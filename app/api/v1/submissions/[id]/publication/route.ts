@@ -6,7 +6,7 @@
  * 16 KB is 413; either way nothing changes.
  */
 import { getActingViewer } from "@/lib/auth/viewer";
-import { changeVisibility } from "@/lib/data/visibility";
+import { changeVisibility } from "@/lib/submissions/review";
 import { errorResponse, json, readJsonBody } from "@/lib/http";
 
 /** the body is one small object; anything bigger is refused (413) unread */

@@ -4,8 +4,8 @@
  * for an unknown version or chain.
  */
 import { csvResponse, toCsv } from "@/lib/csv";
-import { getDatasetChainView } from "@/lib/data/dataset-browser";
-import { BUG_COLUMNS, datasetChainQuerySchema, exportQuery, exportRecords } from "@/lib/dataset-view";
+import { getDatasetChainView } from "@/lib/dataset/browser";
+import { BUG_COLUMNS, datasetChainQuerySchema, exportQuery, exportRecords } from "@/lib/dataset/view";
 import { NotFoundError } from "@/lib/errors";
 import { errorResponse, json } from "@/lib/http";
 

@@ -3,7 +3,7 @@
  * beside the same system's other mode, the chain error's cause and evidence,
  * the files and patches compared with the gold patch, the failing tests with
  * their errors and the full log. Whoever may read the submission may read
- * this page; everyone else gets the 404 page (lib/data/failure.ts).
+ * this page; everyone else gets the 404 page (lib/submissions/failure.ts).
  */
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -17,10 +17,10 @@ import { FailureOutcomes } from "@/components/FailureOutcomes";
 import { chainHref } from "@/components/DatasetTables";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
 import { getViewer } from "@/lib/auth/viewer";
-import { getFailurePage, type FailurePage } from "@/lib/data/failure";
+import { getFailurePage, type FailurePage } from "@/lib/submissions/failure";
 import { NotFoundError } from "@/lib/errors";
-import { notChainErrorReason } from "@/lib/failure-view";
-import { visibilityLabel, visibilityNote } from "@/lib/visibility";
+import { notChainErrorReason } from "@/lib/submissions/failure-view";
+import { visibilityLabel, visibilityNote } from "@/lib/submissions/visibility";
 
 export const metadata: Metadata = { title: "Bug failure · ChainSWE" };
 

@@ -8,9 +8,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { LogView } from "@/components/LogView";
 import { getViewer } from "@/lib/auth/viewer";
-import { bugLog } from "@/lib/data/submission-view";
+import { bugLog } from "@/lib/submissions/view";
 import { NotFoundError } from "@/lib/errors";
-import { failurePageUrl, logDownloadUrl } from "@/lib/submission-urls";
+import { failurePageUrl, logDownloadUrl } from "@/lib/submissions/urls";
 
 export const metadata: Metadata = { title: "Test log · ChainSWE" };
 

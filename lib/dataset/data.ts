@@ -1,0 +1,169 @@
+/**
+ * Dataset versions, chains and bugs in the portal's database (SPEC §1).
+ *
+ * Invariants: a version is imported whole or not at all (one transaction, after
+ * `loadDataset` has validated every record), a version is never overwritten, and
+ * `getChain` gives back exactly the `Chain` that was imported (unknown fields
+ * included; `swebench_instance_ids` is rebuilt from the bugs, which it must equal).
+ *
+ * No `import "server-only"`: that package throws on import outside a React Server
+ * Components bundle, so the CLI (tsx) and vitest could not load this module.
+ */
+import { z } from "zod";
+import { loadDataset } from "@/evaluator/dataset";
+import { datasetStats } from "@/lib/dataset/stats";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { Bug as BugRow, Chain as ChainRow } from "@/lib/generated/prisma/client";
+import { chainSchema, type Bug, type Chain } from "@/lib/schemas/dataset";
+import {
+  columnJson,
+  datasetStatsSchema,
+  extraFieldsSchema,
+  parseColumn,
+  testCmdsSchema,
+  testIdsSchema,
+  type DatasetStats,
+} from "@/lib/schemas/columns";
+
+/** "v1", "2025-06", "v1.1-rc": used in URLs and on the command line. */
+export const datasetVersionNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a dataset version is 1-64 letters, digits, '.', '_' or '-'");
+
+/** The import was refused as a whole (bad version name, version already there). Nothing was written. */
+export class DatasetImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DatasetImportError";
+  }
+}
+
+export type DatasetImport = { version: string; sha256: string; stats: DatasetStats; warnings: string[] };
+
+export type DatasetVersionSummary = { version: string; sha256: string; createdAt: Date; stats: DatasetStats };
+
+function bugRow(bug: Bug): Prisma.BugCreateWithoutChainInput {
+  const { order, swebench_instance_id, commit_hash, problem_statement, date, source, patch, test_patch, ...rest } = bug;
+  const { FAIL_TO_PASS, PASS_TO_PASS, test_cmds, ...extra } = rest;
+  return {
+    order,
+    swebenchInstanceId: swebench_instance_id,
+    commitHash: commit_hash,
+    problemStatement: problem_statement,
+    date,
+    source,
+    patch,
+    testPatch: test_patch,
+    failToPass: columnJson(testIdsSchema, FAIL_TO_PASS),
+    passToPass: columnJson(testIdsSchema, PASS_TO_PASS),
+    testCmds: columnJson(testCmdsSchema, test_cmds),
+    extra: columnJson(extraFieldsSchema, extra),
+  };
+}
+
+function chainRow(chain: Chain): Prisma.ChainCreateWithoutDatasetVersionInput {
+  // swebench_instance_ids is dropped: the bugs' order gives it back (chainSchema checks they agree)
+  const { continuous_id, repo, base_commit, source, date_range, docker_image, log_parser, ...rest } = chain;
+  const { swebench_instance_ids: _ids, bug_fixes, ...extra } = rest;
+  return {
+    continuousId: continuous_id,
+    repo,
+    baseCommit: base_commit,
+    source,
+    dateRange: date_range,
+    dockerImage: docker_image,
+    logParser: log_parser,
+    extra: columnJson(extraFieldsSchema, extra),
+    bugs: { create: bug_fixes.map(bugRow) },
+  };
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
+}
+
+function versionExists(version: string): DatasetImportError {
+  return new DatasetImportError(`dataset version ${version} already exists; import under a new version`);
+}
+
+/**
+ * Validates the file (InputError naming line and field on any bad record), then
+ * writes the version, its chains and their bugs in one transaction.
+ */
+export async function importDataset(path: string, version: string): Promise<DatasetImport> {
+  const name = datasetVersionNameSchema.safeParse(version);
+  if (!name.success) throw new DatasetImportError(`bad dataset version "${version}": ${name.error.issues[0]?.message}`);
+  if (await db.datasetVersion.findUnique({ where: { version }, select: { id: true } })) throw versionExists(version);
+  const dataset = await loadDataset(path);
+  const stats = datasetStats(dataset.chains);
+  try {
+    await db.$transaction(
+      async (tx) => {
+        const created = await tx.datasetVersion.create({
+          data: { version, sha256: dataset.sha256, stats: columnJson(datasetStatsSchema, stats) },
+        });
+        for (const chain of dataset.chains) {
+          await tx.chain.create({ data: { ...chainRow(chain), datasetVersion: { connect: { id: created.id } } } });
+        }
+      },
+      { timeout: 120_000 },
+    );
+  } catch (e) {
+    if (isUniqueViolation(e)) throw versionExists(version);
+    throw e;
+  }
+  return { version, sha256: dataset.sha256, stats, warnings: dataset.warnings };
+}
+
+/** Every imported version, newest first. */
+export async function listDatasetVersions(): Promise<DatasetVersionSummary[]> {
+  const rows = await db.datasetVersion.findMany({ orderBy: { createdAt: "desc" } });
+  return rows.map((r) => ({
+    version: r.version,
+    sha256: r.sha256,
+    createdAt: r.createdAt,
+    stats: parseColumn(datasetStatsSchema, r.stats, "DatasetVersion.stats"),
+  }));
+}
+
+function bugFromRow(row: BugRow): Record<string, unknown> {
+  return {
+    ...parseColumn(extraFieldsSchema, row.extra, "Bug.extra"),
+    order: row.order,
+    swebench_instance_id: row.swebenchInstanceId,
+    commit_hash: row.commitHash,
+    problem_statement: row.problemStatement,
+    date: row.date,
+    source: row.source,
+    patch: row.patch,
+    test_patch: row.testPatch,
+    FAIL_TO_PASS: parseColumn(testIdsSchema, row.failToPass, "Bug.failToPass"),
+    PASS_TO_PASS: parseColumn(testIdsSchema, row.passToPass, "Bug.passToPass"),
+    test_cmds: parseColumn(testCmdsSchema, row.testCmds, "Bug.testCmds"),
+  };
+}
+
+function chainFromRows(row: ChainRow, bugs: BugRow[]): Chain {
+  return chainSchema.parse({
+    ...parseColumn(extraFieldsSchema, row.extra, "Chain.extra"),
+    continuous_id: row.continuousId,
+    repo: row.repo,
+    base_commit: row.baseCommit,
+    source: row.source,
+    date_range: row.dateRange,
+    docker_image: row.dockerImage,
+    log_parser: row.logParser,
+    swebench_instance_ids: bugs.map((b) => b.swebenchInstanceId),
+    bug_fixes: bugs.map(bugFromRow),
+  });
+}
+
+/** One chain of one version as the dataset file had it, or null when either is unknown. */
+export async function getChain(version: string, continuousId: string): Promise<Chain | null> {
+  const row = await db.chain.findFirst({
+    where: { continuousId, datasetVersion: { version } },
+    include: { bugs: { orderBy: { order: "asc" } } },
+  });
+  return row ? chainFromRows(row, row.bugs) : null;
+}

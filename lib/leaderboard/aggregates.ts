@@ -1,0 +1,105 @@
+/**
+ * Aggregates, computed when an evaluation completes rather than on each request
+ *: a completed submission's scores under both scorings and
+ * both position sets, and the chain-error analysis of each Seq / Seq+Mem
+ * submission against its system's Oracle submission. Both come from the
+ * evaluator's pure functions over `runResultsForSubmission`, so the portal's
+ * numbers are `chainswe report`'s numbers.
+ *
+ * Refreshed by the worker when a submission completes (evaluator/queue/run-job.ts),
+ * removed when a reviewer re-runs it, and rebuilt whole by
+ * `chainswe aggregates refresh` (e.g. after an upgrade changes a formula).
+ */
+import { z } from "zod";
+import { chainErrorBreakdown, chainErrorBreakdownSchema, chainErrors, chainErrorSchema } from "@/evaluator/analysis";
+import { POSITION_SETS, SCORINGS, runScoresSchema, scoreRun } from "@/evaluator/scoring";
+import { db } from "@/lib/db";
+import { columnJson, parseColumn } from "@/lib/schemas/columns";
+import { runResultsForSubmission } from "@/lib/submissions/run-results";
+
+/** SubmissionScore.scores: RunScores by scoring, then by position set. */
+export const storedScoresSchema = z.object({
+  strict: z.object({ length3: runScoresSchema, all: runScoresSchema }),
+  lenient: z.object({ length3: runScoresSchema, all: runScoresSchema }),
+});
+export type StoredScores = z.infer<typeof storedScoresSchema>;
+
+export const storedChainErrorsSchema = z.array(chainErrorSchema);
+
+export function parseStoredScores(text: string): StoredScores {
+  return parseColumn(storedScoresSchema, text, "SubmissionScore.scores");
+}
+
+/** Scores of one completed submission, stored; false when it is not (or no longer) completed. */
+async function refreshScores(submissionId: string): Promise<boolean> {
+  const sub = await db.submission.findUnique({ where: { id: submissionId }, select: { status: true } });
+  if (sub?.status !== "completed") {
+    await db.submissionScore.deleteMany({ where: { submissionId } });
+    return false;
+  }
+  const run = await runResultsForSubmission(submissionId);
+  if (!run) return false;
+  const scored = Object.fromEntries(
+    SCORINGS.map((scoring) => [scoring, Object.fromEntries(POSITION_SETS.map((positions) => [positions, scoreRun(run, { scoring, positions })]))]),
+  ) as StoredScores;
+  const scores = columnJson(storedScoresSchema, scored);
+  await db.submissionScore.upsert({ where: { submissionId }, create: { submissionId, scores }, update: { scores, computedAt: new Date() } });
+  return true;
+}
+
+type Pairable = { id: string; systemId: string; datasetVersionId: string; mode: string };
+
+/** The newest completed submission of the system on the version in that mode. */
+async function newestCompleted(systemId: string, datasetVersionId: string, mode: string): Promise<string | null> {
+  const row = await db.submission.findFirst({
+    where: { systemId, datasetVersionId, mode, status: "completed" },
+    orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
+    select: { id: true },
+  });
+  return row?.id ?? null;
+}
+
+/** Chain errors of one Seq / Seq+Mem submission against the Oracle one, stored. */
+async function refreshAnalysis(seqSubmissionId: string, oracleSubmissionId: string): Promise<void> {
+  const [seq, oracle] = await Promise.all([runResultsForSubmission(seqSubmissionId), runResultsForSubmission(oracleSubmissionId)]);
+  if (!seq || !oracle) return;
+  const errors = chainErrors(oracle, seq);
+  const data = {
+    oracleSubmissionId,
+    chainErrors: columnJson(storedChainErrorsSchema, errors),
+    breakdown: columnJson(chainErrorBreakdownSchema, chainErrorBreakdown(errors, seq)),
+    computedAt: new Date(),
+  };
+  await db.chainErrorAnalysis.upsert({ where: { seqSubmissionId }, create: { seqSubmissionId, ...data }, update: data });
+}
+
+/** The analyses a submission takes part in: as the Seq side, or as the Oracle side of each Seq mode. */
+async function refreshAnalyses(sub: Pairable): Promise<number> {
+  const oracle = await newestCompleted(sub.systemId, sub.datasetVersionId, "oracle");
+  if (!oracle) return 0;
+  const seqIds =
+    sub.mode === "oracle"
+      ? (await Promise.all(["seq", "seq_mem"].map((m) => newestCompleted(sub.systemId, sub.datasetVersionId, m)))).filter((id): id is string => !!id)
+      : [sub.id];
+  for (const seqId of seqIds) await refreshAnalysis(seqId, oracle);
+  return seqIds.length;
+}
+
+/** Everything derived from one submission's results; call when its evaluation completes. */
+export async function refreshAggregates(submissionId: string): Promise<{ scored: boolean; analyses: number }> {
+  const sub = await db.submission.findUnique({ where: { id: submissionId }, select: { id: true, systemId: true, datasetVersionId: true, mode: true } });
+  if (!sub) return { scored: false, analyses: 0 };
+  const scored = await refreshScores(submissionId);
+  const analyses = scored ? await refreshAnalyses(sub) : 0;
+  return { scored, analyses };
+}
+
+/** Every completed submission's aggregates, rebuilt; the count of submissions refreshed. */
+export async function refreshAllAggregates(log: (line: string) => void = () => {}): Promise<number> {
+  const subs = await db.submission.findMany({ where: { status: "completed" }, select: { id: true }, orderBy: { createdAt: "asc" } });
+  for (const [i, s] of subs.entries()) {
+    const r = await refreshAggregates(s.id);
+    log(`${i + 1}/${subs.length} ${s.id}: scores${r.analyses ? `, ${r.analyses} chain-error analysis(es)` : ""}`);
+  }
+  return subs.length;
+}

@@ -1,0 +1,131 @@
+/**
+ * The leaderboard as data: the same rows as the page's view,
+ * with raw numbers (rates in percent, relative changes as fractions, −0.29 for
+ * −29%), as JSON objects or CSV lines. One column list serves both CSV kinds of
+ * row: evaluated rows and, when asked, the paper's reported ones (marked
+ * `kind`, and never mixed into the evaluated rows' order).
+ */
+import type { Estimate } from "@/evaluator/scoring";
+import type { CsvColumn } from "@/lib/csv";
+import type { Leaderboard, LeaderboardRow } from "@/lib/leaderboard/data";
+import type { LeaderboardApiQuery } from "@/lib/leaderboard/url";
+import { systemColumns } from "@/lib/leaderboard/rows";
+import { PAPER_SOURCE, REPORTED_LABEL, type ReportedMainRow } from "@/lib/reference/paper";
+import { submissionPageUrl } from "@/lib/submissions/urls";
+
+export type ApiRow = {
+  submission_id: string;
+  /** the submission's page on this site */
+  url: string;
+  model: string;
+  system: string;
+  team: string;
+  scaffold: string;
+  config: string;
+  mode: LeaderboardRow["mode"];
+  per_bug: Estimate;
+  chain: Estimate;
+  vs_oracle: { per_bug: number | null; chain: number | null };
+  cost_per_chain: number | null;
+  peak_context_tokens: number | null;
+  per_position: LeaderboardRow["perPosition"];
+  counts: { chains: number; bugs: number; resolved: number; chains_resolved: number };
+  finished_at: string | null;
+  open_weights: boolean;
+  open_scaffold: boolean;
+  reviewed: boolean;
+};
+
+export type ApiReportedRow = {
+  source: string;
+  note: string;
+  model: string;
+  config: string;
+  mode: ReportedMainRow["mode"];
+  per_bug: number;
+  chain: number;
+  vs_oracle: { per_bug: number | null; chain: number | null };
+  cost_per_chain: number;
+};
+
+export function apiRow(r: LeaderboardRow): ApiRow {
+  return {
+    submission_id: r.submissionId,
+    url: submissionPageUrl(r.submissionId),
+    ...systemColumns(r),
+    per_bug: r.perBug,
+    chain: r.chain,
+    vs_oracle: { per_bug: r.vsOracle.perBug, chain: r.vsOracle.chain },
+    cost_per_chain: r.costPerChain,
+    peak_context_tokens: r.peakContext,
+    per_position: r.perPosition,
+    counts: { chains: r.counts.chains, bugs: r.counts.bugs, resolved: r.counts.resolved, chains_resolved: r.counts.chainsResolved },
+    finished_at: r.finishedAt?.toISOString() ?? null,
+    open_weights: r.system.openWeights,
+    open_scaffold: r.system.openScaffold,
+    reviewed: r.reviewed,
+  };
+}
+
+export function apiReportedRow(r: ReportedMainRow): ApiReportedRow {
+  return {
+    source: `${PAPER_SOURCE}, Table 2`,
+    note: REPORTED_LABEL,
+    model: r.model,
+    config: r.config,
+    mode: r.mode,
+    per_bug: r.perBug,
+    chain: r.chain,
+    vs_oracle: { per_bug: r.vsOracle.perBug, chain: r.vsOracle.chain },
+    cost_per_chain: r.costPerChain,
+  };
+}
+
+/** The JSON document: the view's state, its rows in order, and the paper's rows apart. */
+export function leaderboardDocument(board: Leaderboard, query: LeaderboardApiQuery, rows: LeaderboardRow[], reported: ReportedMainRow[], reportedHidden: string | null) {
+  const { format: _format, all: _all, ...state } = query;
+  return {
+    version: board.version,
+    versions: board.versions,
+    scoring: board.scoring,
+    query: state,
+    count: rows.length,
+    rows: rows.map(apiRow),
+    ...(query.paper ? { reported: reported.map(apiReportedRow), reported_hidden: reportedHidden } : {}),
+  };
+}
+
+type Line = { kind: "evaluated"; row: ApiRow } | { kind: "reported"; row: ApiReportedRow };
+const evaluated = (l: Line) => (l.kind === "evaluated" ? l.row : null);
+/** CSV cells: floats without binary noise (2.0466, not 2.0465999999999998), booleans as words */
+const num = (x: number | null | undefined) => (x === null || x === undefined ? null : Math.round(x * 1e4) / 1e4);
+const bool = (x: boolean | undefined) => (x === undefined ? null : String(x));
+
+export const CSV_COLUMNS: CsvColumn<Line>[] = [
+  { label: "kind", value: (l) => (l.kind === "evaluated" ? "evaluated" : REPORTED_LABEL) },
+  { label: "model", value: (l) => l.row.model },
+  { label: "system", value: (l) => evaluated(l)?.system },
+  { label: "team", value: (l) => evaluated(l)?.team },
+  { label: "scaffold", value: (l) => evaluated(l)?.scaffold },
+  { label: "config", value: (l) => l.row.config },
+  { label: "mode", value: (l) => l.row.mode },
+  { label: "per_bug_pct", value: (l) => num(l.kind === "evaluated" ? l.row.per_bug.value : l.row.per_bug) },
+  { label: "per_bug_ci_low", value: (l) => num(evaluated(l)?.per_bug.ci[0]) },
+  { label: "per_bug_ci_high", value: (l) => num(evaluated(l)?.per_bug.ci[1]) },
+  { label: "per_bug_vs_oracle", value: (l) => num(l.row.vs_oracle.per_bug) },
+  { label: "chain_pct", value: (l) => num(l.kind === "evaluated" ? l.row.chain.value : l.row.chain) },
+  { label: "chain_ci_low", value: (l) => num(evaluated(l)?.chain.ci[0]) },
+  { label: "chain_ci_high", value: (l) => num(evaluated(l)?.chain.ci[1]) },
+  { label: "chain_vs_oracle", value: (l) => num(l.row.vs_oracle.chain) },
+  { label: "cost_per_chain_usd", value: (l) => num(l.row.cost_per_chain) },
+  { label: "peak_context_tokens", value: (l) => num(evaluated(l)?.peak_context_tokens) },
+  { label: "finished_at", value: (l) => evaluated(l)?.finished_at },
+  { label: "open_weights", value: (l) => bool(evaluated(l)?.open_weights) },
+  { label: "open_scaffold", value: (l) => bool(evaluated(l)?.open_scaffold) },
+  { label: "reviewed", value: (l) => bool(evaluated(l)?.reviewed) },
+  { label: "submission_id", value: (l) => evaluated(l)?.submission_id },
+];
+
+export function csvLines(rows: LeaderboardRow[], reported: ReportedMainRow[]): Line[] {
+  return [...rows.map((r) => ({ kind: "evaluated" as const, row: apiRow(r) })), ...reported.map((r) => ({ kind: "reported" as const, row: apiReportedRow(r) }))];
+}

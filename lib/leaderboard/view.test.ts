@@ -1,0 +1,47 @@
+/** The leaderboard page's view: printed rows, the page's rows and the paper's, empty states. */
+import { describe, expect, it } from "vitest";
+import { reportedMainRows } from "@/lib/reference/paper";
+import { leaderboardRow as row, leaderboardView as q } from "@/lib/testing/leaderboard-row";
+import { PAGE_ROWS, displayRow, emptyReason, leaderboardPageView } from "@/lib/leaderboard/view";
+
+describe("printed rows", () => {
+  it("prints numbers as the paper does, with the change against Oracle beside them", () => {
+    const d = displayRow(row({ name: "a", mode: "seq", perBug: 49, cost: 5.6, vs: -0.29 }));
+    expect(d.perBug).toEqual({ value: "49.0", ci: "[44.9, 53.1]", vsOracle: "−29%" });
+    expect(d.cost).toBe("$5.60");
+    expect(d.peakContext).toBe("48.2k");
+    expect(d.href).toBe(`/submissions/${d.id}`);
+    expect(d.date).toBe("2025-03-01");
+    expect(d.badges.map((b) => b.label)).toEqual(["reviewed"]);
+    expect(displayRow(row({ name: "a" })).perBug.vsOracle).toBeNull();
+  });
+});
+
+describe("the page's view", () => {
+  const board = { version: "v1", versions: ["v1"], rows: [row({ name: "a" }), row({ name: "b", mode: "seq", vs: -0.1 })] };
+
+  it("pins the version, and keeps reported rows out of the evaluated table", () => {
+    const v = leaderboardPageView(board, q({ paper: "1" }), reportedMainRows());
+    expect(v.query.version).toBe("v1");
+    expect(v.groups.flatMap((g) => g.rows)).toHaveLength(2);
+    expect(v.reported.flatMap((g) => g.rows)).toHaveLength(63);
+    expect(v.reported.flatMap((g) => g.rows).every((r) => r.href === null && r.perBug.ci === null)).toBe(true);
+    expect(v.options.models).toContain("GPT-5.5");
+    expect(v.empty).toBeNull();
+  });
+
+  it("shows the first PAGE_ROWS rows unless asked for all", () => {
+    const many = { ...board, rows: Array.from({ length: PAGE_ROWS + 5 }, (_, i) => row({ name: `s${i}` })) };
+    expect(leaderboardPageView(many, q(), [])).toMatchObject({ shown: PAGE_ROWS, total: PAGE_ROWS + 5 });
+    expect(leaderboardPageView(many, q({ all: "1" }), [])).toMatchObject({ shown: PAGE_ROWS + 5 });
+  });
+
+  it("says why a table is empty", () => {
+    expect(emptyReason({ version: null, versions: [], rows: [] }, 0, q())).toMatch(/No dataset/);
+    expect(emptyReason({ version: "v9", versions: ["v1"], rows: [] }, 0, q())).toMatch(/no dataset version v9/);
+    expect(emptyReason({ version: "v1", versions: ["v1"], rows: [] }, 0, q())).toMatch(/No public evaluated submission on dataset v1 yet/);
+    expect(leaderboardPageView(board, q({ mode: "seq_mem", config: "Summarize" }), []).empty).toBe(
+      "No row matches these filters (mode Seq+Mem; configuration Summarize): 2 public row(s) on dataset v1 are filtered out.",
+    );
+  });
+});

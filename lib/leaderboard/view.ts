@@ -1,0 +1,154 @@
+/**
+ * What the leaderboard page shows, derived from plain
+ * data: the rows as the table prints them (the paper's reported rows too), why
+ * a table is empty, and the page's whole view. Pure functions, no database and
+ * nothing server-only: the page renders its first view on the server from
+ * these. The view's URL state is lib/leaderboard/url.ts; which rows, in
+ * which order, lib/leaderboard-rows.ts.
+ */
+import { MODE_LABELS, formatCost, formatInterval, formatPercent, formatRelativeChange, formatTokens } from "@/evaluator/scoring/format";
+import type { Leaderboard, LeaderboardRow } from "@/lib/leaderboard/data";
+import type { LeaderboardView } from "@/lib/leaderboard/url";
+import { filterOptions, finishedDay, limitGroups, selectReportedRows, selectRows, systemColumns, type RowGroup } from "@/lib/leaderboard/rows";
+import type { ReportedMainRow } from "@/lib/reference/paper";
+import type { Mode } from "@/lib/schemas/prediction";
+import { submissionPageUrl } from "@/lib/submissions/urls";
+
+/** Rows the page shows before "show all" (the API always answers every row). */
+export const PAGE_ROWS = 100;
+
+// ---------------------------------------------------------------- as the table prints them
+
+export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed"; label: string };
+/** A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported rows), and `−29%` against Oracle (null for Oracle rows). */
+export type RateCell = { value: string; ci: string | null; vsOracle: string | null };
+
+export type DisplayRow = {
+  id: string;
+  /** the submission page, the way down to every bug's result; null for reported rows */
+  href: string | null;
+  model: string;
+  system: string | null;
+  team: string | null;
+  scaffold: string | null;
+  config: string;
+  mode: Mode;
+  perBug: RateCell;
+  chain: RateCell;
+  cost: string;
+  peakContext: string;
+  /** the evaluation's finishing day (UTC) */
+  date: string | null;
+  badges: Badge[];
+};
+export type DisplayGroup = { key: string | null; rows: DisplayRow[] };
+
+const change = (rel: number | null) => (rel === null ? null : formatRelativeChange(rel));
+
+export function displayRow(r: LeaderboardRow): DisplayRow {
+  const badges: Badge[] = [];
+  if (r.system.openWeights) badges.push({ key: "open_weights", label: "open weights" });
+  if (r.system.openScaffold) badges.push({ key: "open_scaffold", label: "open scaffold" });
+  if (r.reviewed) badges.push({ key: "reviewed", label: "reviewed" });
+  return {
+    id: r.submissionId,
+    href: submissionPageUrl(r.submissionId),
+    ...systemColumns(r),
+    perBug: { value: formatPercent(r.perBug.value), ci: formatInterval(r.perBug.ci), vsOracle: change(r.vsOracle.perBug) },
+    chain: { value: formatPercent(r.chain.value), ci: formatInterval(r.chain.ci), vsOracle: change(r.vsOracle.chain) },
+    cost: formatCost(r.costPerChain),
+    peakContext: formatTokens(r.peakContext),
+    date: finishedDay(r.finishedAt),
+    badges,
+  };
+}
+
+export function displayReportedRow(r: ReportedMainRow): DisplayRow {
+  return {
+    id: `paper:${r.model}:${r.config}:${r.mode}`,
+    href: null,
+    model: r.model,
+    system: null,
+    team: null,
+    scaffold: "SWE-Edit",
+    config: r.config,
+    mode: r.mode,
+    perBug: { value: formatPercent(r.perBug), ci: null, vsOracle: change(r.vsOracle.perBug) },
+    chain: { value: formatPercent(r.chain), ci: null, vsOracle: change(r.vsOracle.chain) },
+    cost: formatCost(r.costPerChain),
+    peakContext: formatTokens(null),
+    date: null,
+    badges: [],
+  };
+}
+
+// ---------------------------------------------------------------- controls and empty states
+
+/** The filters in force, in words ("mode Seq", "open weights only"). */
+export function describeFilters(q: LeaderboardView): string[] {
+  const open = (what: string, v: boolean | undefined) => (v === undefined ? [] : [`${what} ${v ? "open" : "closed"}`]);
+  return [
+    ...(q.mode ? [`mode ${MODE_LABELS[q.mode]}`] : []),
+    ...(q.config ? [`configuration ${q.config}`] : []),
+    ...(q.model ? [`model ${q.model}`] : []),
+    ...open("weights", q.open_weights),
+    ...open("scaffold", q.open_scaffold),
+    ...(q.from ? [`finished on or after ${q.from}`] : []),
+    ...(q.to ? [`finished on or before ${q.to}`] : []),
+  ];
+}
+
+/** Why the evaluated table is empty (UI.md: empty states say why), or null when it is not. */
+export function emptyReason(board: { version: string | null; versions: readonly string[]; rows: readonly unknown[] }, shown: number, q: LeaderboardView): string | null {
+  if (shown > 0) return null;
+  if (board.versions.length === 0) return "No dataset has been imported yet, so there is nothing to rank.";
+  if (!board.version || !board.versions.includes(board.version)) return `There is no dataset version ${board.version ?? ""}; pick one of ${board.versions.join(", ")}.`;
+  if (board.rows.length === 0) {
+    return `No public evaluated submission on dataset ${board.version} yet: results appear here once a team publishes them and a reviewer approves.`;
+  }
+  return `No row matches these filters (${describeFilters(q).join("; ")}): ${board.rows.length} public row(s) on dataset ${board.version} are filtered out.`;
+}
+
+/** What strict and lenient mean, in one line next to their toggle. */
+export const SCORING_EXPLANATION =
+  "Strict (as the paper's Table 2): a Seq or Seq+Mem bug counts only if every earlier bug of its chain was resolved too; lenient: each bug counts on its own. Oracle rows are the same under both.";
+
+// ---------------------------------------------------------------- the page, whole
+
+export type LeaderboardPageView = {
+  /** the state with the version shown pinned, so every link made from it keeps showing that version */
+  query: LeaderboardView;
+  groups: DisplayGroup[];
+  /** evaluated rows shown / matching the filters */
+  shown: number;
+  total: number;
+  empty: string | null;
+  filtered: boolean;
+  reported: DisplayGroup[];
+  reportedHidden: string | null;
+  options: { configs: string[]; models: string[] };
+};
+
+const toDisplay = <R>(groups: RowGroup<R>[], f: (r: R) => DisplayRow): DisplayGroup[] => groups.map((g) => ({ key: g.key, rows: g.rows.map(f) }));
+
+/** Everything the leaderboard page renders, from the version's rows, the state and the paper's rows. */
+export function leaderboardPageView(
+  board: Pick<Leaderboard, "version" | "versions" | "rows">,
+  q: LeaderboardView,
+  paper: readonly ReportedMainRow[],
+): LeaderboardPageView {
+  const query: LeaderboardView = { ...q, version: board.version ?? q.version };
+  const page = limitGroups(selectRows(board.rows, query), query.all ? null : PAGE_ROWS);
+  const reported = selectReportedRows(paper, query);
+  return {
+    query,
+    groups: toDisplay(page.groups, displayRow),
+    shown: page.shown,
+    total: page.total,
+    empty: emptyReason(board, page.total, query),
+    filtered: describeFilters(query).length > 0,
+    reported: toDisplay(reported.rows, displayReportedRow),
+    reportedHidden: reported.hiddenBecause,
+    options: filterOptions(board.rows, query.paper ? paper : []),
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Submissions and their predictions (SPEC §2, §6).
+ *
+ * Invariants: everything is validated before anything is stored (loadPredictions
+ * names line and field), and a submission, its predictions and one queued
+ * EvaluationJob per chain are written in one transaction, so a rejected upload
+ * stores nothing and an accepted one is never left without its jobs.
+ *
+ * No `import "server-only"`, as in datasets.ts: the CLI and the worker load it.
+ */
+import { basename } from "node:path";
+import { loadPredictions, type Predictions } from "@/evaluator/dataset";
+import type { PredictionLimits } from "@/evaluator/dataset/predictions";
+import { settleSubmission, type Tx } from "@/evaluator/queue/settle";
+import { db } from "@/lib/db";
+import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetadata } from "@/lib/schemas/columns";
+import type { Chain } from "@/lib/schemas/dataset";
+import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
+import { getChain } from "@/lib/dataset/data";
+import { ensureSystem } from "@/lib/teams/systems";
+
+export { getSubmissionProgress, type ChainJobProgress, type SubmissionProgress } from "@/lib/submissions/progress";
+
+/** Refused as a whole (unknown dataset version or chain, predictions for another dataset). Nothing was stored. */
+export class SubmissionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SubmissionError";
+  }
+}
+
+/** The team `createSubmission` files a submission under when given no system. */
+export const LOCAL_TEAM = "local";
+
+export type NewSubmission = {
+  /**
+   * When absent, the system `systemName` of team `teamName` (created if need be, once the
+   * predictions passed validation); they default to the predictions' model_name_or_path
+   * (else the file name) and LOCAL_TEAM.
+   */
+  systemId?: string;
+  systemName?: string;
+  teamName?: string;
+  datasetVersion: string;
+  mode: Mode;
+  /** a predictions JSONL file, validated here, or predictions loadPredictions already gave */
+  predictions: string | Predictions;
+  /** how a predictions file is read and checked: the portal's uploads off the request thread (loadPredictionsOffThread) */
+  load?: typeof loadPredictions;
+  /** size limits for a predictions file read here (the portal's upload limits); default none */
+  limits?: PredictionLimits;
+  /** grade only these chains (default: every chain of the version) */
+  chainIds?: string[] | null;
+  metadata?: SubmissionMetadata;
+  submittedById?: string | null;
+  /**
+   * Runs first inside the storing transaction and may throw to refuse (the daily
+   * quota): a check there cannot be raced by another upload of the same team.
+   */
+  admit?: (tx: Tx) => Promise<void>;
+};
+
+export type CreatedSubmission = { id: string; systemId: string; chains: number; predictions: number; warnings: string[] };
+
+async function versionChains(version: string): Promise<{ datasetVersionId: string; chains: Chain[] }> {
+  const row = await db.datasetVersion.findUnique({
+    where: { version },
+    select: { id: true, chains: { select: { continuousId: true }, orderBy: { id: "asc" } } },
+  });
+  if (!row) throw new SubmissionError(`unknown dataset version ${version}`);
+  const chains = await Promise.all(row.chains.map((c) => getChain(version, c.continuousId)));
+  return { datasetVersionId: row.id, chains: chains.filter((c): c is Chain => c !== null) };
+}
+
+/** Predictions parsed elsewhere must still fit this version: every chain known, every bug where the dataset has it. */
+function checkParsedPredictions(predictions: Predictions, chains: Chain[], version: string): void {
+  const byId = new Map(chains.map((c) => [c.continuous_id, c]));
+  for (const [chainId, bugs] of predictions.byChain) {
+    const chain = byId.get(chainId);
+    if (!chain) throw new SubmissionError(`predictions name chain ${chainId}, which dataset version ${version} does not have`);
+    for (const [order, p] of bugs) {
+      if (chain.bug_fixes[order - 1]?.swebench_instance_id !== p.swebench_instance_id) {
+        throw new SubmissionError(`predictions put ${p.swebench_instance_id} at position ${order} of ${chainId}; dataset version ${version} does not`);
+      }
+    }
+  }
+}
+
+function selectChains(chains: Chain[], ids: string[] | null | undefined, version: string): string[] {
+  const all = chains.map((c) => c.continuous_id);
+  if (!ids) return all;
+  const unknown = ids.filter((id) => !all.includes(id));
+  if (unknown.length) throw new SubmissionError(`dataset version ${version} has no chain(s) ${unknown.join(", ")}`);
+  return [...new Set(ids)];
+}
+
+function predictionRows(predictions: Predictions, chainIds: string[]) {
+  return chainIds.flatMap((chainId) =>
+    [...(predictions.byChain.get(chainId) ?? new Map<number, PredictionLine>())].map(([order, p]) => ({
+      continuousId: chainId,
+      swebenchInstanceId: p.swebench_instance_id,
+      order,
+      modelPatch: p.model_patch,
+      meta: columnJson(predictionMetaSchema, Object.fromEntries(META_FIELDS.flatMap((f) => (p[f] === undefined ? [] : [[f, p[f]]])))),
+    })),
+  );
+}
+
+/**
+ * Validates the predictions against the dataset version (InputError naming line
+ * and field; SubmissionError for the rest), then stores the submission, its
+ * predictions and a queued job per chain in one transaction.
+ */
+export async function createSubmission(input: NewSubmission): Promise<CreatedSubmission> {
+  const { datasetVersionId, chains } = await versionChains(input.datasetVersion);
+  const predictions =
+    typeof input.predictions === "string" ? await (input.load ?? loadPredictions)(input.predictions, chains, input.limits) : input.predictions;
+  if (typeof input.predictions !== "string") checkParsedPredictions(predictions, chains, input.datasetVersion);
+  const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
+  const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});
+  const rows = predictionRows(predictions, chainIds);
+  const systemId =
+    input.systemId ??
+    (await ensureSystem({
+      teamName: input.teamName ?? LOCAL_TEAM,
+      name: input.systemName ?? predictions.system ?? basename(predictions.path).replace(/\.jsonl?$/, ""),
+    }));
+  const id = await db.$transaction(
+    async (tx) => {
+      await input.admit?.(tx);
+      const submission = await tx.submission.create({
+        data: { systemId, datasetVersionId, mode: input.mode, metadata, submittedById: input.submittedById ?? null },
+        select: { id: true },
+      });
+      await tx.prediction.createMany({ data: rows.map((r) => ({ ...r, submissionId: submission.id })) });
+      // in dataset order: claims take the oldest job first, ties broken by id, and cuids grow
+      await tx.evaluationJob.createMany({ data: chainIds.map((continuousId) => ({ submissionId: submission.id, continuousId })) });
+      return submission.id;
+    },
+    { maxWait: 30_000, timeout: 120_000 },
+  );
+  return { id, systemId, chains: chainIds.length, predictions: rows.length, warnings: predictions.warnings };
+}
+
+/** One chain's predictions of a submission, as replayChain takes them (order → line). */
+export async function getChainPredictions(submissionId: string, continuousId: string): Promise<Map<number, PredictionLine>> {
+  const rows = await db.prediction.findMany({ where: { submissionId, continuousId }, orderBy: { order: "asc" } });
+  return new Map(
+    rows.map((r) => [
+      r.order,
+      predictionLineSchema.parse({
+        ...parseColumn(predictionMetaSchema, r.meta, "Prediction.meta"),
+        continuous_id: r.continuousId,
+        swebench_instance_id: r.swebenchInstanceId,
+        order: r.order,
+        model_patch: r.modelPatch,
+      }),
+    ]),
+  );
+}
+
+/**
+ * The team's cancel: every job not yet finished is cancelled (a worker still
+ * replaying one loses its lease at its next heartbeat and hands in nothing);
+ * results already graded stay. Answers null for an unknown submission.
+ * Authorization and the audit row: cancelSubmissionFor (lib/submissions/review.ts).
+ */
+export async function cancelSubmission(id: string, now: Date = new Date()): Promise<CancelOutcome | null> {
+  return db.$transaction((tx) => cancelSubmissionTx(tx, id, now));
+}
+
+export type CancelOutcome = { cancelledJobs: number; status: string };
+
+/** cancelSubmission inside the caller's transaction (which must not have read before: this writes first). */
+export async function cancelSubmissionTx(tx: Tx, id: string, now: Date): Promise<CancelOutcome | null> {
+  // the first statement writes, taking the write lock before anything is read
+  const jobs = await tx.evaluationJob.updateMany({
+    where: { submissionId: id, status: { in: ["queued", "running"] } },
+    data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, finishedAt: now },
+  });
+  const submission = await tx.submission.findUnique({ where: { id }, select: { status: true } });
+  if (!submission) return null;
+  if (submission.status === "queued" || submission.status === "running") {
+    await tx.submission.update({ where: { id }, data: { status: "cancelled", finishedAt: now } });
+    return { cancelledJobs: jobs.count, status: "cancelled" };
+  }
+  return { cancelledJobs: jobs.count, status: await settleSubmission(tx, id) };
+}

@@ -1,0 +1,158 @@
+/**
+ * A bug's failure page against a real SQLite file: who may open it (as the
+ * submission), who sees the agent's patch (the team and reviewers only), the
+ * other mode side by side only when readable, and a chain error's cause with
+ * its evidence linking to the prior bug's page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { touchedFiles } from "@/evaluator/diff";
+import { bugResultRow } from "@/evaluator/queue/results";
+import type { Viewer } from "@/lib/authz";
+import { NotFoundError } from "@/lib/errors";
+import { failurePageUrl } from "@/lib/submissions/urls";
+import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+
+let t: Awaited<ReturnType<typeof openTestDb>>;
+let failure: typeof import("@/lib/submissions/failure");
+let member: Viewer;
+let outsider: Viewer;
+let reviewer: Viewer;
+let oracleId: string;
+let seqId: string;
+
+const CHAIN = "moneyx-chain-1";
+const FAILING = "tests/test_currency.py::test_money_in_unknown_currency_raises";
+const LOG = [
+  "=================================== FAILURES ===================================",
+  "____________________ test_money_in_unknown_currency_raises _____________________",
+  "",
+  "    def test_money_in_unknown_currency_raises():",
+  ">       with pytest.raises(UnknownCurrency):",
+  "E       Failed: DID NOT RAISE <class 'moneyx.currency.UnknownCurrency'>",
+  "",
+  "tests/test_currency.py:40: Failed",
+  "=========================== short test summary info ============================",
+  `FAILED ${FAILING} - Failed...`,
+].join("\n");
+
+async function viewer(username: string, teamId: string | null, roles: { isReviewer?: boolean } = {}): Promise<Viewer> {
+  const { viewerById } = await import("@/lib/accounts/users");
+  const user = await t.db.user.create({ data: { username, name: username, ...roles } });
+  if (teamId) await t.db.teamMember.create({ data: { teamId, userId: user.id } });
+  return (await viewerById(user.id))!;
+}
+
+/**
+ * A completed submission of moneyx only, every file set as the gold patch's; under
+ * Seq, bug 1 also edits currency.py (an overshoot: gold 2 touches it) and bug 2 fails.
+ */
+async function completed(systemId: string, mode: "oracle" | "seq", visibility: string): Promise<string> {
+  const { id } = await t.submissions.createSubmission({ systemId, datasetVersion: "v1", mode, predictions: DEMO_GOLD_SEQ, chainIds: [CHAIN] });
+  const chain = (await t.datasets.getChain("v1", CHAIN))!;
+  const arts = fakeGradedChain(chain, "alpha-agent").map((a, i) => {
+    const gold = touchedFiles(chain.bug_fixes[i]!.patch);
+    const bug = { ...a.bug, mode, gold_files: gold, model_files: gold };
+    if (mode === "seq" && a.bug.order === 1) bug.model_files = [...gold, "moneyx/currency.py"].sort();
+    if (mode === "seq" && a.bug.order === 2) {
+      Object.assign(bug, { resolved: false, fingerprint: "broke_working_code", pass_to_pass: { success: [], failure: [FAILING] }, exit_code: 1 });
+      return { ...a, bug, log: LOG };
+    }
+    return { ...a, bug };
+  });
+  await t.db.bugResult.createMany({ data: arts.map((a) => bugResultRow(id, a)) });
+  await t.db.evaluationJob.updateMany({ where: { submissionId: id }, data: { status: "done" } });
+  await t.db.submission.update({ where: { id }, data: { status: "completed", visibility, finishedAt: new Date() } });
+  return id;
+}
+
+beforeAll(async () => {
+  t = await openTestDb();
+  failure = await import("@/lib/submissions/failure");
+  const { ensureSystem } = await import("@/lib/teams/systems");
+  const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", model: "m", scaffold: "s", contextConfig: "Baseline" });
+  const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
+  const beta = await t.db.system.findUniqueOrThrow({ where: { id: await ensureSystem({ teamName: "Beta", name: "b" }) }, select: { teamId: true } });
+  member = await viewer("alice", alpha.teamId);
+  outsider = await viewer("bob", beta.teamId);
+  reviewer = await viewer("rita", null, { isReviewer: true });
+  oracleId = await completed(systemId, "oracle", "private");
+  seqId = await completed(systemId, "seq", "public");
+  const { refreshAggregates } = await import("@/lib/leaderboard/aggregates");
+  await refreshAggregates(seqId);
+}, 60_000);
+
+afterAll(async () => t?.close());
+
+describe("getFailurePage: who may read what", () => {
+  it("a private submission is not found for visitors and other teams", async () => {
+    await expect(failure.getFailurePage(null, oracleId, CHAIN, 2)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(failure.getFailurePage(outsider, oracleId, CHAIN, 2)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(failure.getFailurePage(member, oracleId, CHAIN, 2)).resolves.toMatchObject({ submission: { id: oracleId } });
+  });
+
+  it("an unknown bug, chain or submission is not found", async () => {
+    await expect(failure.getFailurePage(member, seqId, CHAIN, 9)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(failure.getFailurePage(member, seqId, CHAIN, Number.NaN)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(failure.getFailurePage(member, seqId, "nope", 1)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(failure.getFailurePage(member, "nope", CHAIN, 1)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("a visitor on a public submission sees outcomes and file sets, but no patch text, and not the private Oracle side", async () => {
+    const page = await failure.getFailurePage(null, seqId, CHAIN, 2);
+    expect(page.agentPatch).toEqual({ visible: false });
+    expect(JSON.stringify(page)).not.toContain("modelPatch");
+    expect(page.sides.map((s) => s.mode)).toEqual(["seq"]);
+    // the chain error tells the Oracle outcome: not without the Oracle side
+    expect(page.chainError).toBeNull();
+    expect(page.sides[0].outcome).toMatchObject({ resolved: false, fingerprint: "broke_working_code", patchApplied: true });
+  });
+
+  it("the team and reviewers see the agent's patch and both modes", async () => {
+    for (const v of [member, reviewer]) {
+      const page = await failure.getFailurePage(v, seqId, CHAIN, 2);
+      const prediction = await t.db.prediction.findFirstOrThrow({ where: { submissionId: seqId, continuousId: CHAIN, order: 2 } });
+      expect(page.agentPatch).toMatchObject({ visible: true, empty: false });
+      expect(page.agentPatch.visible && page.agentPatch.files.map((f) => f.path)).toEqual(touchedFiles(prediction.modelPatch));
+      expect(page.sides.map((s) => [s.mode, s.submissionId])).toEqual([
+        ["seq", seqId],
+        ["oracle", oracleId],
+      ]);
+    }
+  });
+});
+
+describe("getFailurePage: what the page shows", () => {
+  it("a chain error's cause, with evidence linking to the prior bug's page", async () => {
+    const page = await failure.getFailurePage(member, seqId, CHAIN, 2);
+    expect(page.chainError).toMatchObject({ seqSubmissionId: seqId, cause: "overshoot", fingerprint: "broke_working_code" });
+    expect(page.chainError!.evidence).toEqual([
+      { priorOrder: 1, file: "moneyx/currency.py", kind: "overshoot", strong: true, pageUrl: failurePageUrl(seqId, CHAIN, 1) },
+    ]);
+    // from the Oracle side, the same chain error of its Seq counterpart
+    expect((await failure.getFailurePage(member, oracleId, CHAIN, 2)).chainError).toMatchObject({ seqSubmissionId: seqId, cause: "overshoot" });
+  });
+
+  it("the failing test with its error from the log, and the log's download", async () => {
+    const page = await failure.getFailurePage(null, seqId, CHAIN, 2);
+    const [test] = page.sides[0].outcome!.failing;
+    expect(test).toMatchObject({ id: FAILING, list: "PASS_TO_PASS" });
+    expect(test!.excerpt!.lines[0]).toBe("E       Failed: DID NOT RAISE <class 'moneyx.currency.UnknownCurrency'>");
+    expect(page.sides[0].log).toEqual({
+      pageUrl: `/submissions/${seqId}/chains/${CHAIN}/bugs/2/log`,
+      downloadUrl: `/api/v1/submissions/${seqId}/logs/${CHAIN}/2?download=1`,
+    });
+  });
+
+  it("file sets mark the overshoot, the gold diff and the chain's verdicts for navigation", async () => {
+    const page = await failure.getFailurePage(member, seqId, CHAIN, 1);
+    const currency = page.fileSets.find((r) => r.file === "moneyx/currency.py")!;
+    expect(currency).toEqual({ file: "moneyx/currency.py", gold: false, marks: ["overshoot", null] });
+    expect(page.goldDiff.map((f) => f.path)).toEqual(page.bug.goldFiles);
+    expect(page.chain.map((b) => [b.order, b.resolved])).toEqual([
+      [1, true],
+      [2, false],
+      [3, true],
+    ]);
+    expect(page.bug).toMatchObject({ continuousId: CHAIN, order: 1, chainLength: 3, repo: "chainswe-demo/moneyx" });
+  });
+});

@@ -1,0 +1,330 @@
+/**
+ * receiveSubmission against a real SQLite file (demo dataset as v1), with real
+ * multipart Requests built from FormData and Blobs, as a browser or the CLI sends them.
+ */
+import { readFile, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
+import type { IntakeLimits } from "@/lib/submissions/intake";
+import type { Viewer } from "@/lib/accounts/users";
+
+let t: Awaited<ReturnType<typeof openTestDb>>;
+let intake: typeof import("@/lib/submissions/intake");
+let alice: Viewer; // member of team Acme, which owns system `acmeSystem`
+let bob: Viewer; // member of team Other, which owns `otherSystem`
+let acmeSystem: string;
+let otherSystem: string;
+let goldLines: string[];
+
+const LIMITS: IntakeLimits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100 };
+
+async function member(username: string, teamName: string): Promise<{ viewer: Viewer; systemId: string }> {
+  const user = await t.db.user.create({ data: { username, name: username } });
+  const team = await t.db.team.create({ data: { name: teamName, slug: teamName.toLowerCase() } });
+  await t.db.teamMember.create({ data: { teamId: team.id, userId: user.id } });
+  const system = await t.db.system.create({ data: { teamId: team.id, name: `${teamName} agent`, model: "m", scaffold: "s", contextConfig: "Baseline" } });
+  const { viewerById } = await import("@/lib/accounts/users");
+  return { viewer: (await viewerById(user.id))!, systemId: system.id };
+}
+
+beforeAll(async () => {
+  t = await openTestDb();
+  intake = await import("@/lib/submissions/intake");
+  ({ viewer: alice, systemId: acmeSystem } = await member("alice", "Acme"));
+  ({ viewer: bob, systemId: otherSystem } = await member("bob", "Other"));
+  goldLines = (await readFile(DEMO_GOLD_SEQ, "utf8")).trim().split("\n");
+  // start the checking thread once (it compiles the checker: seconds on a busy machine)
+  const { loadPredictionsOffThread } = await import("@/evaluator/dataset/predictions-off-thread");
+  await loadPredictionsOffThread(DEMO_GOLD_SEQ, []).catch(() => {});
+}, 60_000);
+
+afterAll(async () => t?.close());
+
+beforeEach(async () => {
+  // each test starts with an empty quota and every mode offered
+  await t.db.submission.deleteMany();
+  await t.db.rateEvent.deleteMany();
+  await t.db.datasetVersion.update({ where: { version: "v1" }, data: { modes: '["oracle","seq","seq_mem"]' } });
+});
+
+type Fields = { system?: string; dataset_version?: string; mode?: string; metadata?: string; chains?: string };
+
+function upload(file: string | Blob | null, fields: Fields = {}, headers: Record<string, string> = {}): Request {
+  const form = new FormData();
+  const all: Fields = { system: acmeSystem, dataset_version: "v1", mode: "seq", ...fields };
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) form.append(k, v);
+  if (file !== null) form.append("predictions", typeof file === "string" ? new Blob([file]) : file, "preds.jsonl");
+  return new Request("http://localhost/api/v1/submissions", { method: "POST", body: form, headers });
+}
+
+const lines = (ls: string[]) => ls.join("\n") + "\n";
+
+/** goldLines with line `i` (0-based) changed. */
+function withLine(i: number, change: (rec: Record<string, unknown>) => Record<string, unknown> | string): string {
+  return lines(goldLines.map((l, j) => (j === i ? ((c) => (typeof c === "string" ? c : JSON.stringify(c)))(change(JSON.parse(l) as Record<string, unknown>)) : l)));
+}
+
+async function rowCounts() {
+  const [submissions, predictions, jobs, systems] = await Promise.all([
+    t.db.submission.count(),
+    t.db.prediction.count(),
+    t.db.evaluationJob.count(),
+    t.db.system.count(),
+  ]);
+  return { submissions, predictions, jobs, systems };
+}
+
+async function uploadTempFiles(): Promise<string[]> {
+  return (await readdir(tmpdir())).filter((f) => f.startsWith("chainswe-upload-"));
+}
+
+/** Runs the upload, expecting it to be refused with `type`; checks nothing was stored and no temp file was left. */
+async function refused<E extends Error>(req: Request, type: new (...a: never[]) => E, viewer: Viewer | null = alice, limits = LIMITS): Promise<E> {
+  const before = await rowCounts();
+  const tempBefore = await uploadTempFiles();
+  const err = await intake.receiveSubmission(viewer, req, { limits }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(type);
+  expect(await rowCounts()).toEqual(before);
+  expect((await uploadTempFiles()).filter((f) => !tempBefore.includes(f))).toEqual([]);
+  return err as E;
+}
+
+const texts = (e: InputError) => e.issues.map((i) => `line ${i.line}, field ${i.field}: ${i.message}`);
+
+describe("receiveSubmission: accepted", () => {
+  it("stores the submission with its predictions, a queued job per chain, the metadata and the submitter", async () => {
+    const tempBefore = await uploadTempFiles();
+    const got = await intake.receiveSubmission(alice, upload(lines(goldLines), { metadata: '{"scaffold_version":"1.2","notes":null,"temperature":0}' }), { limits: LIMITS });
+    expect(got).toMatchObject({ chains: 5, predictions: 16, warnings: [], url: `/submissions/${got.id}` });
+    const row = await t.db.submission.findUniqueOrThrow({ where: { id: got.id }, include: { jobs: true, predictions: true } });
+    expect(row).toMatchObject({ systemId: acmeSystem, mode: "seq", status: "queued", visibility: "private", submittedById: alice.id });
+    expect(JSON.parse(row.metadata)).toEqual({ scaffold_version: "1.2", notes: null, temperature: 0 });
+    expect(row.jobs.map((j) => j.status)).toEqual(Array(5).fill("queued"));
+    expect(row.predictions).toHaveLength(16);
+    expect((await uploadTempFiles()).filter((f) => !tempBefore.includes(f))).toEqual([]);
+  });
+
+  it("queues only the chains asked for, and names the uploaded file in warnings", async () => {
+    const file = withLine(0, (r) => ({ ...r, trajectory: "…" }));
+    const got = await intake.receiveSubmission(alice, upload(file, { chains: "dateranges-chain-1, inikit-chain-1" }), { limits: LIMITS });
+    expect(got).toMatchObject({ chains: 2, predictions: 7, warnings: ["preds.jsonl: ignored unknown field(s): trajectory"] });
+  });
+});
+
+describe("receiveSubmission: bad lines are named, nothing is stored", () => {
+  it("malformed JSON", async () => {
+    const err = await refused(upload(withLine(1, () => '{"continuous_id": ')), InputError);
+    expect(texts(err)).toEqual([expect.stringMatching(/^line 2, field : malformed JSON/)]);
+    expect(err.message.split("\n")[0]).toBe("preds.jsonl: 1 problem(s)");
+  });
+
+  it("an archive or compressed file is refused by name and never unpacked (a gzip bomb included)", async () => {
+    const gz = await refused(upload(new Blob([gzipSync(lines(goldLines))])), FieldError);
+    expect(gz).toMatchObject({
+      field: "predictions",
+      message:
+        "predictions: preds.jsonl is a gzip file; archives and compressed files are not accepted: upload the JSON Lines file itself, one prediction per line",
+    });
+    // 64 MB of zeros in about 64 KB: refused from its first bytes, over no limit and without a line read
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+    expect(bomb.length).toBeLessThan(LIMITS.maxUploadBytes);
+    expect(await refused(upload(new Blob([bomb])), FieldError)).toMatchObject({ message: expect.stringMatching(/is a gzip file/) });
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(lines(goldLines))]);
+    expect(await refused(upload(new Blob([zip])), FieldError)).toMatchObject({ message: expect.stringMatching(/is a zip file/) });
+  });
+
+  it("an unknown chain, an unknown instance and a duplicate, all listed", async () => {
+    const file = lines([
+      ...goldLines.slice(0, 3),
+      JSON.stringify({ ...JSON.parse(goldLines[3]!), continuous_id: "nope-chain" }),
+      JSON.stringify({ ...JSON.parse(goldLines[4]!), swebench_instance_id: "no-such-instance" }),
+      goldLines[0]!,
+    ]);
+    const err = await refused(upload(file), InputError);
+    expect(texts(err)).toEqual([
+      "line 4, field continuous_id: unknown chain nope-chain",
+      expect.stringMatching(/^line 5, field swebench_instance_id: unknown instance no-such-instance in chain /),
+      expect.stringMatching(/^line 6, field swebench_instance_id: duplicate prediction for \S+ \(first on line 1\)$/),
+    ]);
+  });
+
+  it("a patch over the per-patch limit", async () => {
+    const file = withLine(2, (r) => ({ ...r, model_patch: `${r.model_patch as string}+${"x".repeat(70 * 1024)}\n` }));
+    const err = await refused(upload(file), InputError);
+    expect(texts(err)).toEqual([expect.stringMatching(/^line 3, field model_patch: is 70\.\d KB, over the 64 KB limit per patch$/)]);
+  });
+});
+
+describe("receiveSubmission: fields, ownership and limits", () => {
+  it("a mode the dataset version does not offer", async () => {
+    await t.db.datasetVersion.update({ where: { version: "v1" }, data: { modes: '["oracle","seq"]' } });
+    const err = await refused(upload(lines(goldLines), { mode: "seq_mem" }), FieldError);
+    expect(err).toMatchObject({ field: "mode", message: "mode: dataset version v1 takes submissions in oracle, seq, not seq_mem" });
+  });
+
+  it("bad or missing fields name the field", async () => {
+    expect(await refused(upload(lines(goldLines), { mode: "sequential" }), FieldError)).toMatchObject({ field: "mode", message: "mode: must be one of oracle, seq, seq_mem" });
+    expect(await refused(upload(lines(goldLines), { dataset_version: "v9" }), FieldError)).toMatchObject({ field: "dataset_version" });
+    expect(await refused(upload(lines(goldLines), { metadata: "{not json" }), FieldError)).toMatchObject({ field: "metadata" });
+    expect(await refused(upload(lines(goldLines), { metadata: '{"nested":{"a":1}}' }), FieldError)).toMatchObject({ field: "metadata" });
+    expect(await refused(upload(lines(goldLines), { chains: "nope" }), FieldError)).toMatchObject({ field: "chains", message: "chains: dataset version v1 has no chain(s) nope" });
+    expect(await refused(upload(null), FieldError)).toMatchObject({ field: "predictions" });
+    const noMode = new FormData();
+    noMode.append("system", acmeSystem);
+    noMode.append("dataset_version", "v1");
+    noMode.append("predictions", new Blob([lines(goldLines)]), "p.jsonl");
+    expect(await refused(new Request("http://x/", { method: "POST", body: noMode }), FieldError)).toMatchObject({ field: "mode", message: "mode: required" });
+    const notMultipart = new Request("http://x/", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect(await refused(notMultipart, FieldError)).toMatchObject({ field: "predictions" });
+  });
+
+  it("another team's system, or one that does not exist, is not found", async () => {
+    await refused(upload(lines(goldLines), { system: otherSystem }), NotFoundError);
+    await refused(upload(lines(goldLines), { system: "no-such-system" }), NotFoundError);
+    await refused(upload(lines(goldLines), { system: "other/Other agent" }), NotFoundError);
+    await refused(upload(lines(goldLines), { system: "acme/no such agent" }), NotFoundError);
+    // bob, of the owning team, may
+    await expect(intake.receiveSubmission(bob, upload(lines(goldLines), { system: otherSystem }), { limits: LIMITS })).resolves.toMatchObject({ chains: 5 });
+  });
+
+  it("names a system by <team slug>/<system name> as well as by id", async () => {
+    const got = await intake.receiveSubmission(alice, upload(lines(goldLines), { system: "acme/Acme agent" }), { limits: LIMITS });
+    expect((await t.db.submission.findUniqueOrThrow({ where: { id: got.id } })).systemId).toBe(acmeSystem);
+  });
+
+  it("a visitor is refused before anything is read", async () => {
+    await refused(upload(lines(goldLines)), UnauthorizedError, null);
+  });
+
+  it("an upload over the size limit is refused with 413 while streaming, and nothing is stored", async () => {
+    // far over the limit, with no declared length: refused by counting bytes as they stream
+    let pulled = 0;
+    const chunk = new TextEncoder().encode(`${goldLines[0]}\n`.repeat(64)); // ~100 KB
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const head = new TextEncoder().encode(
+      `--B\r\nContent-Disposition: form-data; name="system"\r\n\r\n${acmeSystem}\r\n` +
+        `--B\r\nContent-Disposition: form-data; name="dataset_version"\r\n\r\nv1\r\n` +
+        `--B\r\nContent-Disposition: form-data; name="mode"\r\n\r\nseq\r\n` +
+        `--B\r\nContent-Disposition: form-data; name="predictions"; filename="big.jsonl"\r\nContent-Type: application/x-ndjson\r\n\r\n`,
+    );
+    const reader = endless.getReader();
+    let sentHead = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!sentHead) {
+          sentHead = true;
+          controller.enqueue(head);
+          return;
+        }
+        const { value } = await reader.read();
+        controller.enqueue(value!);
+      },
+    });
+    const req = new Request("http://x/", { method: "POST", body, headers: { "content-type": "multipart/form-data; boundary=B" }, duplex: "half" } as RequestInit);
+    const err = await refused(req, LimitError);
+    expect(err).toMatchObject({ status: 413, field: "predictions", message: "the file is larger than the 1 MB limit" });
+    expect(pulled).toBeLessThan(4 * 1024 * 1024); // stopped reading soon after the limit
+
+    // a declared length far over the limit is refused before a byte is read
+    let read = false;
+    const unread = new ReadableStream<Uint8Array>(
+      {
+        pull() {
+          read = true;
+        },
+      },
+      { highWaterMark: 0 }, // no pull until someone reads
+    );
+    const declared = new Request("http://x/", {
+      method: "POST",
+      body: unread,
+      headers: { "content-type": "multipart/form-data; boundary=B", "content-length": String(50 * 1024 * 1024) },
+      duplex: "half",
+    } as RequestInit);
+    expect(await refused(declared, LimitError)).toMatchObject({ status: 413 });
+    expect(read).toBe(false);
+  });
+
+  it("accepts a file of exactly the limit", async () => {
+    const file = lines(goldLines);
+    const size = new Blob([file]).size;
+    await expect(intake.receiveSubmission(alice, upload(file), { limits: { ...LIMITS, maxUploadBytes: size } })).resolves.toMatchObject({ predictions: 16 });
+    await refused(upload(file), LimitError, alice, { ...LIMITS, maxUploadBytes: size - 1 });
+  });
+
+  it("the team's daily quota: 429 naming the quota and when it frees up; failed, cancelled and older submissions do not count", async () => {
+    const limits = { ...LIMITS, dailyQuota: 2 };
+    const now = new Date("2026-12-02T12:00:00Z");
+    const submit = () => intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now });
+    const first = await submit();
+    await t.db.submission.update({ where: { id: first.id }, data: { createdAt: new Date("2026-12-02T09:30:00Z") } });
+    const second = await submit();
+    await t.db.submission.update({ where: { id: second.id }, data: { createdAt: new Date("2026-12-02T11:00:00Z") } });
+    const before = await rowCounts();
+    const fixed = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now }).catch((e: unknown) => e);
+    expect(await rowCounts()).toEqual(before);
+    expect(fixed).toBeInstanceOf(LimitError);
+    expect(fixed).toMatchObject({
+      status: 429,
+      message:
+        "team Acme has used its daily quota of 2 submission(s) in the last 24 hours (failed and cancelled ones do not count); " +
+        "the next one frees up at 2026-12-03 09:30 UTC (in 21 h 30 min)",
+    });
+    // failed and cancelled submissions free their slots; another team's quota is its own
+    await t.db.submission.update({ where: { id: first.id }, data: { status: "failed" } });
+    const third = await submit();
+    await t.db.submission.update({ where: { id: third.id }, data: { status: "cancelled" } });
+    await expect(submit()).resolves.toMatchObject({ chains: 5 });
+    await expect(intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now })).rejects.toBeInstanceOf(LimitError);
+    await expect(intake.receiveSubmission(bob, upload(lines(goldLines), { system: otherSystem }), { limits, now })).resolves.toBeTruthy();
+    // a day later the oldest counted one no longer counts
+    await expect(
+      intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now: new Date("2026-12-03T11:00:01Z") }),
+    ).resolves.toBeTruthy();
+  });
+
+  it("the quota counts per user as well: a second team of one's own does not buy more uploads", async () => {
+    const limits = { ...LIMITS, dailyQuota: 2 };
+    const team = await t.db.team.create({ data: { name: "Acme Two", slug: "acme-two" } });
+    await t.db.teamMember.create({ data: { teamId: team.id, userId: alice.id } });
+    const system = await t.db.system.create({ data: { teamId: team.id, name: "two agent", model: "m", scaffold: "s", contextConfig: "Baseline" } });
+    const { viewerById } = await import("@/lib/accounts/users");
+    const alice2 = (await viewerById(alice.id))!;
+    await intake.receiveSubmission(alice2, upload(lines(goldLines)), { limits });
+    await intake.receiveSubmission(alice2, upload(lines(goldLines)), { limits });
+    const before = await rowCounts();
+    const refusal = await intake.receiveSubmission(alice2, upload(lines(goldLines), { system: system.id }), { limits }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(LimitError);
+    expect(refusal).toMatchObject({ status: 429, message: expect.stringMatching(/^you have used your daily quota of 2 submission\(s\)/) });
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("refused uploads count against the user's quota at a quarter each: refusals are not free to repeat", async () => {
+    const limits = { ...LIMITS, dailyQuota: 2 };
+    const bad = () => intake.receiveSubmission(alice, upload("{not json\n"), { limits }).catch((e: unknown) => e);
+    for (let i = 0; i < 4; i++) expect(await bad()).toBeInstanceOf(InputError);
+    // four refusals are one submission: one slot is left
+    await expect(intake.receiveSubmission(alice, upload(lines(goldLines)), { limits })).resolves.toMatchObject({ chains: 5 });
+    const refusal = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits }).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ status: 429, message: expect.stringMatching(/^you have used your daily quota of 2 submission\(s\) in the last 24 hours \(failed and cancelled ones do not count; 4 refused uploads count as one\)/) });
+  });
+
+  it("two uploads racing for the team's last slot: exactly one is stored", async () => {
+    const limits = { ...LIMITS, dailyQuota: 1 };
+    const outcomes = await Promise.allSettled([1, 2, 3].map(() => intake.receiveSubmission(alice, upload(lines(goldLines)), { limits })));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    for (const o of outcomes) if (o.status === "rejected") expect(o.reason).toBeInstanceOf(LimitError);
+    expect(await t.db.submission.count()).toBe(1);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Publication, review, re-run and cancel as a viewer does them: authorization
+ * (lib/authz.ts), the rule (lib/submissions/visibility.ts), then one transaction that
+ * writes the change and its AuditLog row together.
+ *
+ * A viewer who cannot read the submission gets NotFoundError; one who can but
+ * may not act gets ForbiddenError; a rejection without a reason is
+ * FieldError("reason"). A refused action changes nothing. Each transaction
+ * writes first (a compare-and-swap on the state the rule was checked against),
+ * so a change made meanwhile by someone else is refused, not overwritten.
+ */
+import { z } from "zod";
+import { cancelSubmissionTx, type CancelOutcome } from "@/lib/submissions/data";
+import { canReview, type Viewer } from "@/lib/authz";
+import { db } from "@/lib/db";
+import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
+import { visibilitySchema, type AuditAction, type Visibility } from "@/lib/schemas/columns";
+import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { isEvaluationOpen, OWN_TEAM_DECISION, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
+import { readableSubmission, scoresForSubmissions, type SubmissionScores } from "@/lib/submissions/view";
+
+const CHANGED_MEANWHILE = "the submission changed meanwhile; reload the page and try again";
+
+function parseRequest(input: unknown): VisibilityRequest {
+  const parsed = visibilityRequestSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  // not an object at all (an array, a string, null): the body is at fault, not a field of it
+  if (!issue?.path.length) throw new FieldError("body", `${issue?.message ?? "invalid"}; send an object such as {"action": "request_publication"}`);
+  throw new FieldError(String(issue.path[0]), issue.message);
+}
+
+/** Request, withdraw, approve or reject publication; answers the new visibility. */
+export async function changeVisibility(viewer: Viewer | null, id: string, input: unknown, now: Date = new Date()): Promise<Visibility> {
+  const request = parseRequest(input);
+  const s = await readableSubmission(viewer, id);
+  const t = visibilityTransition({ ...request, visibility: s.visibility, status: s.status, role: s.role, now });
+  if (!t.ok) throw t.refusal === "reason" ? new FieldError("reason", t.message) : new ForbiddenError(t.message);
+  await db.$transaction(async (tx) => {
+    const changed = await tx.submission.updateMany({
+      where: { id, visibility: s.visibility, ...(request.action === "request_publication" ? { status: "completed" } : {}) },
+      data: t.changes,
+    });
+    if (changed.count === 0) throw new ForbiddenError(CHANGED_MEANWHILE);
+    await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: t.audit, targetType: "submission", targetId: id, reason: t.reason } });
+  });
+  return t.to;
+}
+
+/**
+ * A reviewer's re-run: the submission's results go, every chain is queued
+ * again from scratch. A worker still replaying a chain holds a lease that no
+ * longer matches (leaseOwner reset to null), so its heartbeat, progress and
+ * hand-in are all refused (evaluator/queue/complete.ts).
+ */
+export async function rerunSubmission(viewer: Viewer | null, id: string, now: Date = new Date()): Promise<{ jobs: number }> {
+  const s = await readableSubmission(viewer, id);
+  if (!canReview(viewer)) throw new ForbiddenError("only a reviewer can re-run a submission");
+  if (s.role.team) throw new ForbiddenError(OWN_TEAM_DECISION);
+  return db.$transaction(async (tx) => {
+    const jobs = await tx.evaluationJob.updateMany({
+      where: { submissionId: id },
+      data: {
+        status: "queued",
+        attempts: 0,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        runAfter: now,
+        lastError: null,
+        progress: "[]",
+        startedAt: null,
+        finishedAt: null,
+      },
+    });
+    await tx.bugResult.deleteMany({ where: { submissionId: id } });
+    // what was computed from those results goes with them; the re-run's completion recomputes it
+    await tx.submissionScore.deleteMany({ where: { submissionId: id } });
+    await tx.chainErrorAnalysis.deleteMany({ where: { OR: [{ seqSubmissionId: id }, { oracleSubmissionId: id }] } });
+    await tx.submission.update({ where: { id }, data: { status: "queued", finishedAt: null } });
+    await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: "submission_rerun", targetType: "submission", targetId: id } });
+    return { jobs: jobs.count };
+  });
+}
+
+/** The team's cancel of a queued or running evaluation (cancelSubmission), with its audit row. */
+export async function cancelSubmissionFor(viewer: Viewer | null, id: string, now: Date = new Date()): Promise<CancelOutcome> {
+  const s = await readableSubmission(viewer, id);
+  if (!s.role.team) throw new ForbiddenError("only the submitting team can cancel its evaluation");
+  if (!isEvaluationOpen(s.status)) throw new ForbiddenError(`the evaluation already ended (${s.status})`);
+  return db.$transaction(async (tx) => {
+    const outcome = await cancelSubmissionTx(tx, id, now);
+    // ended meanwhile (or deleted): throwing rolls the no-op back with nothing logged
+    if (!outcome || outcome.cancelledJobs === 0) throw new ForbiddenError(CHANGED_MEANWHILE);
+    await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: "submission_cancelled", targetType: "submission", targetId: id } });
+    return outcome;
+  });
+}
+
+// ---------------------------------------------------------------- the review page
+
+export type PendingReview = {
+  id: string;
+  system: { name: string; model: string; contextConfig: string };
+  team: { name: string; slug: string };
+  mode: Mode;
+  datasetVersion: string;
+  publishRequestedAt: Date | null;
+  scores: SubmissionScores | null;
+};
+
+function assertReviewer(viewer: Viewer | null): void {
+  // the review queue does not exist for anyone else
+  if (!canReview(viewer)) throw new NotFoundError("review queue");
+}
+
+/** Submissions waiting for a reviewer, oldest request first. */
+export async function listPendingReview(viewer: Viewer | null): Promise<PendingReview[]> {
+  assertReviewer(viewer);
+  const rows = await db.submission.findMany({
+    where: { visibility: "pending_review" },
+    orderBy: [{ publishRequestedAt: "asc" }, { createdAt: "asc" }],
+    select: {
+      id: true,
+      mode: true,
+      publishRequestedAt: true,
+      datasetVersion: { select: { version: true } },
+      system: { select: { name: true, model: true, contextConfig: true, team: { select: { name: true, slug: true } } } },
+    },
+  });
+  const scores = await scoresForSubmissions(rows.map((r) => r.id));
+  return rows.map((r) => ({
+    id: r.id,
+    system: { name: r.system.name, model: r.system.model, contextConfig: r.system.contextConfig },
+    team: r.system.team,
+    mode: modeSchema.parse(r.mode),
+    datasetVersion: r.datasetVersion.version,
+    publishRequestedAt: r.publishRequestedAt,
+    scores: scores.get(r.id) ?? null,
+  }));
+}
+
+export const REVIEW_DECISIONS = ["publication_approved", "publication_rejected", "submission_rerun"] as const satisfies readonly AuditAction[];
+const reviewDecisionSchema = z.enum(REVIEW_DECISIONS);
+
+export type ReviewDecision = {
+  id: string;
+  action: (typeof REVIEW_DECISIONS)[number];
+  actor: string | null;
+  submissionId: string;
+  /** null when the submission is gone */
+  system: string | null;
+  visibility: Visibility | null;
+  reason: string | null;
+  at: Date;
+};
+
+/** The latest reviewer decisions, newest first. */
+export async function recentReviewDecisions(viewer: Viewer | null, limit = 20): Promise<ReviewDecision[]> {
+  assertReviewer(viewer);
+  const rows = await db.auditLog.findMany({
+    where: { targetType: "submission", action: { in: [...REVIEW_DECISIONS] } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, action: true, targetId: true, reason: true, createdAt: true, actor: { select: { username: true, name: true } } },
+  });
+  const subs = await db.submission.findMany({
+    where: { id: { in: rows.map((r) => r.targetId) } },
+    select: { id: true, visibility: true, system: { select: { name: true } } },
+  });
+  const byId = new Map(subs.map((s) => [s.id, s]));
+  return rows.map((r) => {
+    const s = byId.get(r.targetId);
+    return {
+      id: r.id,
+      action: reviewDecisionSchema.parse(r.action),
+      actor: r.actor?.username ?? r.actor?.name ?? null,
+      submissionId: r.targetId,
+      system: s?.system.name ?? null,
+      visibility: s ? visibilitySchema.parse(s.visibility) : null,
+      reason: r.reason,
+      at: r.createdAt,
+    };
+  });
+}
