@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { SiteHeader } from "@/components/SiteHeader";
+import { SiteHeader } from "@/components/ui/SiteHeader";
 import { getViewer } from "@/lib/auth/viewer";
 import { headerFacts } from "@/lib/accounts/site-roles";
 import "./globals.css";

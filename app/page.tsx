@@ -8,8 +8,8 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LeaderboardControls } from "@/components/LeaderboardControls";
-import { LeaderboardTable } from "@/components/LeaderboardTable";
+import { LeaderboardControls } from "@/components/leaderboard/LeaderboardControls";
+import { LeaderboardTable } from "@/components/leaderboard/LeaderboardTable";
 import { getLeaderboard } from "@/lib/leaderboard/data";
 import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard/url";
 import { leaderboardPageView } from "@/lib/leaderboard/view";

@@ -2,7 +2,7 @@
 import { formAction } from "@/lib/form-action";
 import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
-import { failure, formValues, ok, type ActionResult } from "@/components/AccountForm";
+import { failure, formValues, ok, type ActionResult } from "@/lib/action-result";
 import { getViewer } from "@/lib/auth/viewer";
 import { createApiToken, newApiTokenSchema, revokeApiToken } from "@/lib/accounts/api-tokens";
 

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { AccountTime } from "@/components/AccountTime";
-import { AccountTokenForm } from "@/components/AccountTokenForm";
+import { DataTable } from "@/components/ui/DataTable";
+import { UtcTime } from "@/components/ui/Time";
+import { AccountTokenForm } from "@/components/accounts/AccountTokenForm";
 import { getViewer } from "@/lib/auth/viewer";
 import { listApiTokens } from "@/lib/accounts/api-tokens";
 import { revokeTokenAction } from "./actions";
@@ -20,79 +21,48 @@ export default async function AccountPage() {
       {roles && <p>Site roles: {roles}</p>}
 
       <h2>Teams</h2>
-      {viewer.teams.length === 0 ? (
-        <p className="muted">
-          You are in no team yet. <Link href="/teams">Create one</Link>, or ask a team admin to invite you: invitations wait on the Teams page.
-        </p>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Team</th>
-                <th scope="col">Your role</th>
-              </tr>
-            </thead>
-            <tbody>
-              {viewer.teams.map((t) => (
-                <tr key={t.id}>
-                  <th scope="row">
-                    <Link href={`/teams/${t.slug}`}>{t.name}</Link>
-                  </th>
-                  <td>{t.role}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        columns={[
+          { header: "Team", cell: (t) => <Link href={`/teams/${t.slug}`}>{t.name}</Link> },
+          { header: "Your role", cell: (t) => t.role },
+        ]}
+        rows={viewer.teams}
+        rowKey={(t) => t.id}
+        empty={
+          <>
+            You are in no team yet. <Link href="/teams">Create one</Link>, or ask a team admin to invite you: invitations wait on the Teams page.
+          </>
+        }
+      />
 
       <h2>API tokens</h2>
       <p className="muted">
         For the HTTP API and <code>chainswe submit</code>: send <code>Authorization: Bearer &lt;token&gt;</code>. A token acts as you, for every team you
         are in, with the scopes it was given.
       </p>
-      {tokens.length === 0 ? (
-        <p className="muted">No tokens yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Revoke</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.map((t) => (
-                <tr key={t.id}>
-                  <th scope="row">{t.name}</th>
-                  <td>{t.scopes.join(", ")}</td>
-                  <td>
-                    <AccountTime date={t.createdAt} />
-                  </td>
-                  <td>
-                    <AccountTime date={t.lastUsedAt} />
-                  </td>
-                  <td>
-                    <form action={revokeTokenAction}>
-                      <input type="hidden" name="id" value={t.id} />
-                      <button type="submit" className="secondary" aria-label={`Revoke token ${t.name}`}>
-                        Revoke
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        columns={[
+          { header: "Name", cell: (t) => t.name },
+          { header: "Scopes", cell: (t) => t.scopes.join(", ") },
+          { header: "Created", cell: (t) => <UtcTime date={t.createdAt} /> },
+          { header: "Last used", cell: (t) => <UtcTime date={t.lastUsedAt} /> },
+          {
+            header: "Revoke",
+            hiddenHeader: true,
+            cell: (t) => (
+              <form action={revokeTokenAction}>
+                <input type="hidden" name="id" value={t.id} />
+                <button type="submit" className="secondary" aria-label={`Revoke token ${t.name}`}>
+                  Revoke
+                </button>
+              </form>
+            ),
+          },
+        ]}
+        rows={tokens}
+        rowKey={(t) => t.id}
+        empty="No tokens yet."
+      />
       <h3>New token</h3>
       <AccountTokenForm />
     </main>

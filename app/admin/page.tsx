@@ -1,7 +1,8 @@
 import { notFound } from "next/navigation";
-import { AccountTime } from "@/components/AccountTime";
-import { AdminRegradeForm } from "@/components/AdminRegradeForm";
-import { AdminRoleButton } from "@/components/AdminRoleButton";
+import { DataTable } from "@/components/ui/DataTable";
+import { UtcTime } from "@/components/ui/Time";
+import { AdminRegradeForm } from "@/components/admin/AdminRegradeForm";
+import { AdminRoleButton } from "@/components/admin/AdminRoleButton";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/lib/errors";
 import { siteAdminView } from "@/lib/accounts/users";
@@ -37,36 +38,17 @@ export default async function AdminPage() {
         Reviewers approve or reject publication and re-run evaluations; site admins also manage these roles and every team. From the command line:{" "}
         <code>chainswe admin grant|revoke &lt;username&gt; reviewer|site_admin</code>.
       </p>
-      <div className="table-scroll">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Reviewer</th>
-              <th scope="col">Site admin</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id}>
-                <th scope="row">{u.username ?? <span className="muted">(GitHub account)</span>}</th>
-                <td>{u.name}</td>
-                <td>
-                  <AccountTime date={u.createdAt} />
-                </td>
-                <td>
-                  <Role username={u.username} role="reviewer" has={u.isReviewer} />
-                </td>
-                <td>
-                  <Role username={u.username} role="site_admin" has={u.isSiteAdmin} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={[
+          { header: "Username", cell: (u) => u.username ?? <span className="muted">(GitHub account)</span> },
+          { header: "Name", cell: (u) => u.name },
+          { header: "Created", cell: (u) => <UtcTime date={u.createdAt} /> },
+          { header: "Reviewer", cell: (u) => <Role username={u.username} role="reviewer" has={u.isReviewer} /> },
+          { header: "Site admin", cell: (u) => <Role username={u.username} role="site_admin" has={u.isSiteAdmin} /> },
+        ]}
+        rows={users}
+        rowKey={(u) => u.id}
+      />
 
       <h2>Re-grade</h2>
       <p className="muted">
@@ -77,38 +59,26 @@ export default async function AdminPage() {
 
       <h2>Audit log</h2>
       <p className="muted">{audit.length === 100 ? "The 100 most recent reviewer and site-admin actions" : "Reviewer and site-admin actions"}, newest first.</p>
-      {audit.length === 0 ? (
-        <p className="muted">Nothing logged yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {audit.map((a) => (
-                <tr key={a.id}>
-                  <td>
-                    <AccountTime date={a.createdAt} />
-                  </td>
-                  <td>{a.actor ?? <span className="muted">command line</span>}</td>
-                  <td>{a.action.replaceAll("_", " ")}</td>
-                  <td>
-                    <span className="muted">{a.targetType}</span> {a.target}
-                  </td>
-                  <td>{a.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        columns={[
+          { header: "When", cell: (a) => <UtcTime date={a.createdAt} /> },
+          { header: "Actor", cell: (a) => a.actor ?? <span className="muted">command line</span> },
+          { header: "Action", cell: (a) => a.action.replaceAll("_", " ") },
+          {
+            header: "Target",
+            cell: (a) => (
+              <>
+                <span className="muted">{a.targetType}</span> {a.target}
+              </>
+            ),
+          },
+          { header: "Reason", cell: (a) => a.reason },
+        ]}
+        rows={audit}
+        rowKey={(a) => a.id}
+        rowHeader={false}
+        empty="Nothing logged yet."
+      />
     </main>
   );
 }

@@ -5,10 +5,10 @@
  * for every public system. State in the URL: ?a=<submission>&b=<submission>&scoring=.
  */
 import type { Metadata } from "next";
-import { ChartFigure, ExportLinks } from "@/components/ChartFigure";
-import { CompareChainTable, CompareDifference, CompareSystemsTable } from "@/components/CompareTables";
-import { CompareForm } from "@/components/CompareForm";
-import { CompareScatter } from "@/components/CompareScatter";
+import { ChartFigure, ExportLinks } from "@/components/charts/ChartFigure";
+import { CompareChainTable, CompareDifference, CompareSystemsTable } from "@/components/compare/CompareTables";
+import { CompareForm } from "@/components/compare/CompareForm";
+import { CompareScatter } from "@/components/compare/CompareScatter";
 import { compareQuerySchema, type CompareQuery } from "@/lib/analysis/url";
 import { getViewer } from "@/lib/auth/viewer";
 import { getComparison, type CompareView } from "@/lib/compare/data";

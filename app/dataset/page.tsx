@@ -3,8 +3,8 @@
  * repositories each one draws its chains from. Public.
  */
 import type { Metadata } from "next";
-import { DatasetExportLinks } from "@/components/DatasetExportLinks";
-import { DatasetRepositoriesTable, DatasetSourcesTable, DatasetVersionsTable } from "@/components/DatasetTables";
+import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
+import { DatasetRepositoriesTable, DatasetSourcesTable, DatasetVersionsTable } from "@/components/dataset/DatasetTables";
 import { getDatasetIndex } from "@/lib/dataset/browser";
 
 export const metadata: Metadata = { title: "Dataset · ChainSWE" };

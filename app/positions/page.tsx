@@ -4,10 +4,10 @@
  * line chart per configuration (Oracle vs Seq vs Seq+Mem). State in the URL.
  */
 import type { Metadata } from "next";
-import { ChartFigure, ExportLinks } from "@/components/ChartFigure";
-import { PositionChart } from "@/components/PositionChart";
-import { PositionFilters } from "@/components/PositionFilters";
-import { PositionTable } from "@/components/PositionTable";
+import { ChartFigure, ExportLinks } from "@/components/charts/ChartFigure";
+import { PositionChart } from "@/components/positions/PositionChart";
+import { PositionFilters } from "@/components/positions/PositionFilters";
+import { PositionTable } from "@/components/positions/PositionTable";
 import { positionsQuerySchema, type PositionsQuery } from "@/lib/analysis/url";
 import { getPositionsView } from "@/lib/positions/data";
 import { FieldError } from "@/lib/errors";

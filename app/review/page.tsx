@@ -5,16 +5,17 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
-import { EstimateCell } from "@/components/EstimateCell";
+import { EstimateCell } from "@/components/leaderboard/EstimateCell";
 import { notFound } from "next/navigation";
 import { MODE_LABELS } from "@/evaluator/scoring";
 import { canReview } from "@/lib/authz";
 import { getViewer } from "@/lib/auth/viewer";
 import { listPendingReview, recentReviewDecisions, type ReviewDecision } from "@/lib/submissions/review";
+import { utcWhen } from "@/lib/format";
+import { DataTable } from "@/components/ui/DataTable";
 
 export const metadata: Metadata = { title: "Review · ChainSWE" };
 
-const when = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
 
 const DECISION_LABELS: Record<ReviewDecision["action"], string> = {
   publication_approved: "approved",
@@ -65,7 +66,7 @@ export default async function ReviewPage() {
                       <td>{p.team.name}</td>
                       <td>{MODE_LABELS[p.mode]}</td>
                       <td>{p.datasetVersion}</td>
-                      <td>{when(p.publishRequestedAt)}</td>
+                      <td>{utcWhen(p.publishRequestedAt)}</td>
                       <EstimateCell estimate={headline?.perBug} />
                       <EstimateCell estimate={headline?.chain} />
                     </tr>
@@ -82,30 +83,18 @@ export default async function ReviewPage() {
         {decisions.length === 0 ? (
           <p className="muted">No decision yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Decision</th>
-                  <th scope="col">Submission</th>
-                  <th scope="col">Reviewer</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {decisions.map((d) => (
-                  <tr key={d.id}>
-                    <td>{when(d.at)}</td>
-                    <td>{DECISION_LABELS[d.action]}</td>
-                    <td>{d.system ? <Link href={`/submissions/${d.submissionId}`}>{d.system}</Link> : <span className="muted">deleted</span>}</td>
-                    <td>{d.actor ?? "—"}</td>
-                    <td>{d.reason ?? ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={[
+              { header: "When", cell: (d) => utcWhen(d.at) },
+              { header: "Decision", cell: (d) => DECISION_LABELS[d.action] },
+              { header: "Submission", cell: (d) => (d.system ? <Link href={`/submissions/${d.submissionId}`}>{d.system}</Link> : <span className="muted">deleted</span>) },
+              { header: "Reviewer", cell: (d) => d.actor ?? "—" },
+              { header: "Reason", cell: (d) => d.reason ?? "" },
+            ]}
+            rows={decisions}
+            rowKey={(d) => d.id}
+            rowHeader={false}
+          />
         )}
       </section>
     </main>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { SignInForm } from "@/components/SignInForm";
+import { SignInForm } from "@/components/accounts/SignInForm";
 import { getViewer } from "@/lib/auth/viewer";
 import { githubEnabled } from "@/lib/auth/options";
 import { sameSitePath } from "@/lib/safe-redirect";

@@ -1,7 +1,7 @@
 "use server";
 import { formAction } from "@/lib/form-action";
 import { headers } from "next/headers";
-import { failure, formValues, ok, type ActionResult } from "@/components/AccountForm";
+import { failure, formValues, ok, type ActionResult } from "@/lib/action-result";
 import { env } from "@/env";
 import { clientAddress, signUpAllowed } from "@/lib/auth/login-attempts";
 import { rateStore } from "@/lib/accounts/rate-events";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { AccountSignUpForm } from "@/components/AccountSignUpForm";
+import { AccountSignUpForm } from "@/components/accounts/AccountSignUpForm";
 import { getViewer } from "@/lib/auth/viewer";
 
 export const metadata = { title: "Sign up · ChainSWE" };

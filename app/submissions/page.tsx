@@ -14,6 +14,7 @@ import { FieldError } from "@/lib/errors";
 import { SUBMISSION_STATUSES, VISIBILITIES } from "@/lib/schemas/columns";
 import { MODES } from "@/lib/schemas/prediction";
 import { visibilityLabel } from "@/lib/submissions/visibility";
+import { utcWhen } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Submissions · ChainSWE" };
 
@@ -21,7 +22,6 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 const FILTERS = ["team", "system", "mode", "dataset_version", "status", "visibility"] as const;
 
-const day = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
 
 /** This page's URL with the query's filters and the given cursor. */
 function href(q: SubmissionListQuery, cursor?: string): string {
@@ -177,8 +177,8 @@ export default async function SubmissionsPage({ searchParams }: Props) {
                   <td>
                     <span className={`badge ${s.visibility}`}>{visibilityLabel(s.visibility)}</span>
                   </td>
-                  <td>{day(s.createdAt)}</td>
-                  <td>{day(s.finishedAt)}</td>
+                  <td>{utcWhen(s.createdAt)}</td>
+                  <td>{utcWhen(s.finishedAt)}</td>
                 </tr>
               ))}
             </tbody>

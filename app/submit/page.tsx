@@ -1,11 +1,11 @@
 /**
  * /submit: upload a predictions file for one of your teams' systems. Signed-in
- * only; the upload itself goes to POST /api/v1/submissions (components/SubmitForm.tsx).
+ * only; the upload itself goes to POST /api/v1/submissions (components/submissions/SubmitForm.tsx).
  */
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { SubmitForm } from "@/components/SubmitForm";
+import { SubmitForm } from "@/components/submissions/SubmitForm";
 import { getViewer } from "@/lib/auth/viewer";
 import { env } from "@/env";
 import { submitFormOptions } from "@/lib/submissions/intake";

@@ -1,6 +1,6 @@
 /** Facts the site header shows on every page. */
 import { db } from "@/lib/db";
-import type { HeaderFacts } from "@/components/SiteHeader";
+import type { HeaderFacts } from "@/components/ui/SiteHeader";
 
 export async function headerFacts(): Promise<HeaderFacts> {
   const [version, newest] = await Promise.all([

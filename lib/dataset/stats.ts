@@ -4,6 +4,7 @@
  */
 import type { DatasetStats } from "@/lib/schemas/columns";
 import type { Chain } from "@/lib/schemas/dataset";
+import { utcDay } from "@/lib/format";
 
 type Row = { chains: number; bugs: number };
 
@@ -24,7 +25,7 @@ function dateSpan(chains: Chain[]): DatasetStats["date_span"] {
   const days = chains
     .flatMap((c) => c.bug_fixes.map((b) => Date.parse(b.date)))
     .filter((t) => !Number.isNaN(t))
-    .map((t) => new Date(t).toISOString().slice(0, 10))
+    .map((t) => utcDay(new Date(t)))
     .sort();
   return days.length ? { from: days[0]!, to: days[days.length - 1]! } : null;
 }

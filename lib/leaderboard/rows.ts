@@ -10,6 +10,7 @@ import type { LeaderboardView, Sort, SortKey } from "@/lib/leaderboard/url";
 import { parseSort } from "@/lib/leaderboard/url";
 import type { ReportedMainRow } from "@/lib/reference/paper";
 import { MODES, type Mode } from "@/lib/schemas/prediction";
+import { utcDay } from "@/lib/format";
 
 /** What filtering and sorting read of a leaderboard row. */
 export type RankableRow = Pick<LeaderboardRow, "submissionId" | "mode" | "perBug" | "chain" | "costPerChain" | "peakContext" | "vsOracle" | "finishedAt"> & {
@@ -17,7 +18,7 @@ export type RankableRow = Pick<LeaderboardRow, "submissionId" | "mode" | "perBug
 };
 
 /** The evaluation's finishing day (UTC), `2025-03-01`. */
-export const finishedDay = (d: Date | null) => d?.toISOString().slice(0, 10) ?? null;
+export const finishedDay = (d: Date | null) => (d ? utcDay(d) : null);
 
 /** The columns naming a row's system and mode, as the table and the API print them. */
 export function systemColumns(r: LeaderboardRow): { model: string; system: string; team: string; scaffold: string; config: string; mode: Mode } {

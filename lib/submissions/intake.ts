@@ -34,6 +34,7 @@ import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { createSubmission, SubmissionError } from "@/lib/submissions/data";
 import { systemsForTeams, type SystemChoice } from "@/lib/teams/systems";
 import type { Viewer } from "@/lib/accounts/users";
+import { utcMinute } from "@/lib/format";
 
 // ---------------------------------------------------------------- the request
 
@@ -131,7 +132,7 @@ async function userQuotaUse(userId: string, now: Date, client: Tx | typeof db): 
 
 function quotaError(who: string, quota: number, freesAt: Date | null, now: Date): LimitError {
   const when = freesAt
-    ? `; the next one frees up at ${freesAt.toISOString().slice(0, 16).replace("T", " ")} UTC (in ${waitText(freesAt.getTime() - now.getTime())})`
+    ? `; the next one frees up at ${utcMinute(freesAt)} UTC (in ${waitText(freesAt.getTime() - now.getTime())})`
     : "";
   const counted = who === "you have" ? `failed and cancelled ones do not count; ${REFUSED_PER_SUBMISSION} refused uploads count as one` : "failed and cancelled ones do not count";
   return new LimitError(`${who} used ${who === "you have" ? "your" : "its"} daily quota of ${quota} submission(s) in the last 24 hours (${counted})${when}`, 429);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { logExcerpt, pytestHeadName, pytestSectionName } from "@/lib/submissions/log-excerpt";
 
-const LOGS = join(new URL("../", import.meta.url).pathname, "tests", "fixtures", "logs");
+const LOGS = join(new URL("../../", import.meta.url).pathname, "tests", "fixtures", "logs");
 const log = (name: string) => readFileSync(join(LOGS, name), "utf8");
 
 describe("log excerpts", () => {

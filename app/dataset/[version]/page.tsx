@@ -6,10 +6,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { DatasetExportLinks } from "@/components/DatasetExportLinks";
-import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/DatasetTables";
+import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
+import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/dataset/DatasetTables";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
 import { datasetVersionQuerySchema, pageQuery, shownRateKeys, type Population } from "@/lib/dataset/view";
+import { utcDay } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Dataset version · ChainSWE" };
 
@@ -46,7 +47,7 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
       <dl className="facts">
         <div>
           <dt>Imported</dt>
-          <dd>{v.createdAt.toISOString().slice(0, 10)}</dd>
+          <dd>{utcDay(v.createdAt)}</dd>
         </div>
         <div>
           <dt>Repositories</dt>

@@ -5,16 +5,17 @@
  */
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { ProgressPanel } from "@/components/ProgressPanel";
-import { RegradeChanges } from "@/components/RegradeChanges";
-import { SubmissionActions } from "@/components/SubmissionActions";
-import { SubmissionResultsTables, SubmissionScoresTable } from "@/components/SubmissionResults";
+import { ProgressPanel } from "@/components/submissions/ProgressPanel";
+import { RegradeChanges } from "@/components/submissions/RegradeChanges";
+import { SubmissionActions } from "@/components/submissions/SubmissionActions";
+import { SubmissionResultsTables, SubmissionScoresTable } from "@/components/submissions/SubmissionResults";
 import { MODE_LABELS } from "@/evaluator/scoring";
 import { getViewer } from "@/lib/auth/viewer";
 import { getSubmissionForViewer, submissionJson, type SubmissionView } from "@/lib/submissions/view";
 import { NotFoundError } from "@/lib/errors";
 import { graderLabel } from "@/lib/submissions/grader-view";
 import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/submissions/visibility";
+import { utcWhen } from "@/lib/format";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -29,7 +30,6 @@ async function load(id: string): Promise<SubmissionView> {
   }
 }
 
-const day = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
 
 export default async function SubmissionPage({ params }: Props) {
   const { id } = await params;
@@ -43,8 +43,8 @@ export default async function SubmissionPage({ params }: Props) {
     ["Context", v.system.contextConfig],
     ["Mode", MODE_LABELS[v.mode]],
     ["Dataset", v.datasetVersion],
-    ["Submitted", day(v.createdAt)],
-    ["Finished", day(v.finishedAt)],
+    ["Submitted", utcWhen(v.createdAt)],
+    ["Finished", utcWhen(v.finishedAt)],
     // which grader produced the results (SPEC §7); several after a partial re-grade
     ...v.graders.map((g): [string, string] => ["Graded by", `${graderLabel(g)} · ${g.bugs} bug${g.bugs === 1 ? "" : "s"}`]),
     // what the team said about the run
@@ -63,10 +63,10 @@ export default async function SubmissionPage({ params }: Props) {
       </p>
       {v.visibility === "rejected" && v.review.reviewReason && (
         <p className="errors" role="note">
-          Publication rejected{v.review.reviewedAt ? ` on ${day(v.review.reviewedAt)}` : ""}: {v.review.reviewReason}
+          Publication rejected{v.review.reviewedAt ? ` on ${utcWhen(v.review.reviewedAt)}` : ""}: {v.review.reviewReason}
         </p>
       )}
-      {v.visibility === "pending_review" && <p className="muted">Publication requested {day(v.review.publishRequestedAt)}; waiting for a reviewer.</p>}
+      {v.visibility === "pending_review" && <p className="muted">Publication requested {utcWhen(v.review.publishRequestedAt)}; waiting for a reviewer.</p>}
       <dl className="facts">
         {facts.map(([term, value], i) => (
           <div key={i}>

@@ -1,8 +1,9 @@
 import { notFound } from "next/navigation";
-import { AccountTime } from "@/components/AccountTime";
-import { InvitationControls, TeamInviteForm, TeamMemberControls } from "@/components/TeamMemberForms";
-import { TeamSystemForm } from "@/components/TeamSystemForm";
-import { TeamSystemsTable } from "@/components/TeamSystemsTable";
+import { DataTable } from "@/components/ui/DataTable";
+import { UtcTime } from "@/components/ui/Time";
+import { InvitationControls, TeamInviteForm, TeamMemberControls } from "@/components/teams/TeamMemberForms";
+import { TeamSystemForm } from "@/components/teams/TeamSystemForm";
+import { TeamSystemsTable } from "@/components/teams/TeamSystemsTable";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/lib/errors";
 import { CONTEXT_CONFIG_SUGGESTIONS, linksText } from "@/lib/teams/systems";
@@ -33,7 +34,7 @@ export default async function TeamPage({ params, searchParams }: Props) {
     <main>
       <h1>{team.name}</h1>
       <p className="muted">
-        Team since <AccountTime date={team.createdAt} />
+        Team since <UtcTime date={team.createdAt} />
         {team.role && ` · you are ${team.role === "admin" ? "an admin" : "a member"}`}
       </p>
 
@@ -65,79 +66,56 @@ export default async function TeamPage({ params, searchParams }: Props) {
       {team.members === null ? (
         <p className="muted">The member list is shown to the team&apos;s members.</p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {team.members.map((m) => (
-                <tr key={m.userId}>
-                  <th scope="row">
-                    {m.username ?? <span className="muted">(GitHub account)</span>}
-                    {m.isViewer && <span className="muted"> (you)</span>}
-                  </th>
-                  <td>{m.name}</td>
-                  <td>{m.role}</td>
-                  <td>
-                    <AccountTime date={m.joinedAt} />
-                  </td>
-                  <td>
-                    <TeamMemberControls
-                      action={memberAction.bind(null, team.slug, m.userId)}
-                      who={m.username ?? m.name ?? "member"}
-                      role={m.role}
-                      manage={team.canManageMembers}
-                      self={m.isViewer}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            {
+              header: "Username",
+              cell: (m) => (
+                <>
+                  {m.username ?? <span className="muted">(GitHub account)</span>}
+                  {m.isViewer && <span className="muted"> (you)</span>}
+                </>
+              ),
+            },
+            { header: "Name", cell: (m) => m.name },
+            { header: "Role", cell: (m) => m.role },
+            { header: "Joined", cell: (m) => <UtcTime date={m.joinedAt} /> },
+            {
+              header: "Actions",
+              hiddenHeader: true,
+              cell: (m) => (
+                <TeamMemberControls
+                  action={memberAction.bind(null, team.slug, m.userId)}
+                  who={m.username ?? m.name ?? "member"}
+                  role={m.role}
+                  manage={team.canManageMembers}
+                  self={m.isViewer}
+                />
+              ),
+            },
+          ]}
+          rows={team.members}
+          rowKey={(m) => m.userId}
+        />
       )}
       {team.invitations && team.invitations.length > 0 && (
         <>
           <h3>Open invitations</h3>
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Username</th>
-                  <th scope="col">Role offered</th>
-                  <th scope="col">Invited by</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {team.invitations.map((i) => (
-                  <tr key={i.id}>
-                    <th scope="row">{i.username}</th>
-                    <td>{i.role}</td>
-                    <td>{i.invitedBy}</td>
-                    <td>
-                      <AccountTime date={i.createdAt} />
-                    </td>
-                    <td>
-                      <InvitationControls action={invitationAction.bind(null, i.id)} side="team" what={`the invitation of ${i.username ?? "this user"}`} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={[
+              { header: "Username", cell: (i) => i.username },
+              { header: "Role offered", cell: (i) => i.role },
+              { header: "Invited by", cell: (i) => i.invitedBy },
+              { header: "Sent", cell: (i) => <UtcTime date={i.createdAt} /> },
+              {
+                header: "Actions",
+                hiddenHeader: true,
+                cell: (i) => <InvitationControls action={invitationAction.bind(null, i.id)} side="team" what={`the invitation of ${i.username ?? "this user"}`} />,
+              },
+            ]}
+            rows={team.invitations}
+            rowKey={(i) => i.id}
+          />
         </>
       )}
       {team.canManageMembers && (

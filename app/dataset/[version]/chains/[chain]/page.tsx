@@ -7,10 +7,10 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { DatasetBugOutcomes } from "@/components/DatasetBugOutcomes";
-import { DatasetExportLinks } from "@/components/DatasetExportLinks";
-import { DatasetProblemStatement } from "@/components/DatasetProblemStatement";
-import { DatasetBugsTable, chainHref, datasetHref } from "@/components/DatasetTables";
+import { DatasetBugOutcomes } from "@/components/dataset/DatasetBugOutcomes";
+import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
+import { DatasetProblemStatement } from "@/components/dataset/DatasetProblemStatement";
+import { DatasetBugsTable, chainHref, datasetHref } from "@/components/dataset/DatasetTables";
 import { getDatasetChainView } from "@/lib/dataset/browser";
 import { formatSolveRate, shownRateKeys } from "@/lib/dataset/view";
 

@@ -6,7 +6,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { LogView } from "@/components/LogView";
+import { LogView } from "@/components/submissions/LogView";
 import { getViewer } from "@/lib/auth/viewer";
 import { bugLog } from "@/lib/submissions/view";
 import { NotFoundError } from "@/lib/errors";

@@ -1,0 +1,49 @@
+"use client";
+import { useActionState } from "react";
+import { createTokenAction } from "@/app/account/actions";
+import { API_TOKEN_SCOPES } from "@/lib/schemas/columns";
+import { IDLE, fieldError, type ActionResult } from "@/lib/action-result";
+import { FormMessage, TextField } from "@/components/ui/form";
+
+const SCOPE_HINTS: Record<(typeof API_TOKEN_SCOPES)[number], string> = {
+  submit: "upload predictions for your teams",
+  read: "read your teams' submissions and results",
+};
+
+/** Creates a token and shows it once, with the note that it cannot be shown again. */
+export function AccountTokenForm() {
+  const [result, action, pending] = useActionState<ActionResult<{ name: string; token: string }>, FormData>(createTokenAction, IDLE);
+  const scopesError = fieldError(result, "scopes");
+  return (
+    <>
+      {result.status === "ok" && (
+        <div className="token-once" role="status">
+          <p>
+            New token <strong>{result.data.name}</strong>: copy it now, it will not be shown again.
+          </p>
+          <input readOnly aria-label="New API token" value={result.data.token} onFocus={(e) => e.currentTarget.select()} className="token-value" />
+        </div>
+      )}
+      <form className="stack" action={action}>
+        <FormMessage result={result} fields={["name", "scopes"]} />
+        <TextField id="token-name" label="Token name" name="name" result={result} required maxLength={100} hint="e.g. the machine or CI job that uses it" />
+        <fieldset className="checks" aria-describedby="token-scopes-error">
+          <legend>Scopes</legend>
+          {API_TOKEN_SCOPES.map((scope) => (
+            <label key={scope}>
+              <input type="checkbox" name="scopes" value={scope} defaultChecked /> {scope} <span className="muted">({SCOPE_HINTS[scope]})</span>
+            </label>
+          ))}
+          <span className="error" id="token-scopes-error" aria-live="polite">
+            {scopesError}
+          </span>
+        </fieldset>
+        <div>
+          <button type="submit" disabled={pending}>
+            {pending ? "Creating…" : "Create token"}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

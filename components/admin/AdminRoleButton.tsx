@@ -1,0 +1,29 @@
+"use client";
+import { useActionState } from "react";
+import { changeSiteRoleAction } from "@/app/admin/actions";
+import { IDLE } from "@/lib/action-result";
+
+const LABELS = { reviewer: "reviewer", site_admin: "site admin" } as const;
+
+/** One grant or revoke button for one user's site role, with its error beside it. */
+export function AdminRoleButton({ username, role, has }: { username: string; role: keyof typeof LABELS; has: boolean }) {
+  const [result, action, pending] = useActionState(changeSiteRoleAction, IDLE);
+  const error = result.status === "error" ? (result.message ?? Object.values(result.fields)[0]) : undefined;
+  const verb = has ? "Revoke" : "Grant";
+  return (
+    <form action={action} className="inline">
+      <input type="hidden" name="username" value={username} />
+      <input type="hidden" name="role" value={role} />
+      <input type="hidden" name="granted" value={has ? "false" : "true"} />
+      <button type="submit" className={has ? "secondary" : undefined} disabled={pending} aria-label={`${verb} ${LABELS[role]} ${has ? "from" : "to"} ${username}`}>
+        {verb}
+      </button>
+      {error && (
+        <span className="error" role="alert">
+          {" "}
+          {error}
+        </span>
+      )}
+    </form>
+  );
+}

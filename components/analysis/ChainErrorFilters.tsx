@@ -1,0 +1,42 @@
+/**
+ * The chain-error page's filters as a plain GET form (usable before any
+ * JavaScript; the URL holds the view): dataset version, Seq mode, and any
+ * number of systems (none ticked = all).
+ */
+import Link from "next/link";
+import { MODE_LABELS } from "@/evaluator/scoring/format";
+import type { ChainErrorView } from "@/lib/analysis/data";
+import { DatasetVersionSelect } from "@/components/ui/ViewControls";
+
+export function ChainErrorFilters({ view }: { view: ChainErrorView }) {
+  const picked = new Set(view.query.system);
+  const filtered = picked.size > 0 || !!view.query.mode;
+  return (
+    <form className="view-controls" method="get" action="/analysis" aria-label="Chain-error filters">
+      <DatasetVersionSelect version={view.version} versions={view.versions} />
+      <label>
+        Mode
+        <select name="mode" defaultValue={view.query.mode ?? ""}>
+          <option value="">Seq and Seq+Mem</option>
+          <option value="seq">{MODE_LABELS.seq}</option>
+          <option value="seq_mem">{MODE_LABELS.seq_mem}</option>
+        </select>
+      </label>
+      {view.systems.length > 0 && (
+        <fieldset className="systems">
+          <legend>Systems (none ticked: all)</legend>
+          {view.systems.map((s) => (
+            <label key={s.id}>
+              <input type="checkbox" name="system" value={s.id} defaultChecked={picked.has(s.id)} /> {s.name}
+              <span className="muted">({s.team})</span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <button type="submit" className="secondary">
+        Show
+      </button>
+      {filtered && <Link href={view.version ? `/analysis?version=${encodeURIComponent(view.version)}` : "/analysis"}>Clear filters</Link>}
+    </form>
+  );
+}

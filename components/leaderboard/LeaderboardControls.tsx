@@ -1,0 +1,157 @@
+"use client";
+/**
+ * The leaderboard's controls: dataset version, strict/lenient (with its one-line
+ * explanation), filters, grouping and the paper's rows. A plain GET form, so it
+ * works before JavaScript ("Apply"); with JavaScript every change navigates at
+ * once to the view's canonical URL, so the URL always holds the state and Back
+ * returns to the previous view (the fields are set to the URL's values in
+ * place, without re-mounting, so keyboard focus stays where it was).
+ */
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, type ReactNode } from "react";
+import { MODE_LABELS } from "@/evaluator/scoring/format";
+import { leaderboardHref, leaderboardViewSchema, type LeaderboardView } from "@/lib/leaderboard/url";
+import { SCORING_EXPLANATION } from "@/lib/leaderboard/view";
+import { MODES } from "@/lib/schemas/prediction";
+import { parseViewQuery } from "@/lib/view-query";
+import { ScoringChoice } from "@/components/ui/ViewControls";
+
+type Props = { query: LeaderboardView; versions: string[]; options: { configs: string[]; models: string[] } };
+
+const openValue = (v: boolean | undefined) => (v === undefined ? "" : v ? "1" : "0");
+
+/** What each field shows for a view (a checkbox: its value when checked, "" when not). */
+function fieldValues(q: LeaderboardView): Record<string, string> {
+  return {
+    version: q.version ?? "",
+    scoring: q.scoring,
+    mode: q.mode ?? "",
+    config: q.config ?? "",
+    model: q.model ?? "",
+    open_weights: openValue(q.open_weights),
+    open_scaffold: openValue(q.open_scaffold),
+    from: q.from ?? "",
+    to: q.to ?? "",
+    group: q.group === "config" ? "config" : "",
+    paper: q.paper ? "1" : "",
+  };
+}
+
+/** A labelled select of the form; its options are the children. */
+function FieldSelect({ name, label, value, children }: { name: string; label: string; value: string | undefined; children: ReactNode }) {
+  return (
+    <span className="lb-field">
+      <label htmlFor={`lb-${name}`}>{label}</label>
+      <select id={`lb-${name}`} name={name} defaultValue={value}>
+        {children}
+      </select>
+    </span>
+  );
+}
+
+function FieldDate({ name, label, value }: { name: string; label: string; value: string | undefined }) {
+  return (
+    <span className="lb-field">
+      <label htmlFor={`lb-${name}`}>{label}</label>
+      <input id={`lb-${name}`} type="date" name={name} defaultValue={value} />
+    </span>
+  );
+}
+
+const ANY = <option value="">any</option>;
+const OPEN_CHOICES = (
+  <>
+    {ANY}
+    <option value="1">open</option>
+    <option value="0">closed</option>
+  </>
+);
+
+/** The filters: mode, configuration, model, open flags and the finishing dates. */
+function Filters({ values, options }: { values: Record<string, string>; options: Props["options"] }) {
+  return (
+    <>
+      <FieldSelect name="mode" label="Mode" value={values.mode}>
+        {ANY}
+        {MODES.map((m) => (
+          <option key={m} value={m}>
+            {MODE_LABELS[m]}
+          </option>
+        ))}
+      </FieldSelect>
+      <FieldSelect name="config" label="Configuration" value={values.config}>
+        {ANY}
+        {options.configs.map((c) => (
+          <option key={c}>{c}</option>
+        ))}
+      </FieldSelect>
+      <FieldSelect name="model" label="Model" value={values.model}>
+        {ANY}
+        {options.models.map((m) => (
+          <option key={m}>{m}</option>
+        ))}
+      </FieldSelect>
+      <FieldSelect name="open_weights" label="Weights" value={values.open_weights}>
+        {OPEN_CHOICES}
+      </FieldSelect>
+      <FieldSelect name="open_scaffold" label="Scaffold code" value={values.open_scaffold}>
+        {OPEN_CHOICES}
+      </FieldSelect>
+      <FieldDate name="from" label="Finished from" value={values.from} />
+      <FieldDate name="to" label="Finished until" value={values.to} />
+    </>
+  );
+}
+
+export function LeaderboardControls({ query, versions, options }: Props) {
+  const router = useRouter();
+  const form = useRef<HTMLFormElement>(null);
+  const href = leaderboardHref(query);
+  const values = fieldValues(query);
+  // the fields follow the URL when it changed without them (Back, a link); set in place so keyboard focus stays
+  useEffect(() => {
+    for (const el of Array.from(form.current?.elements ?? [])) {
+      if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement) || !(el.name in values)) continue;
+      const want = values[el.name] ?? "";
+      if (el instanceof HTMLInputElement && (el.type === "radio" || el.type === "checkbox")) el.checked = el.value === want;
+      else el.value = want;
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- href stands for `values` (a new object each render)
+  }, [href]);
+  const go = (f: HTMLFormElement) => {
+    const params = Object.fromEntries([...new FormData(f).entries()].map(([k, v]) => [k, String(v)]));
+    router.push(leaderboardHref(parseViewQuery(leaderboardViewSchema, params).query), { scroll: false });
+  };
+  return (
+    <form method="get" action="/" className="view-controls lb-controls" ref={form} onChange={(e) => go(e.currentTarget)} onSubmit={(e) => {
+        e.preventDefault();
+        go(e.currentTarget);
+      }} aria-label="Leaderboard view">
+      <FieldSelect name="version" label="Dataset version" value={values.version}>
+        {versions.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </FieldSelect>
+      <ScoringChoice scoring={query.scoring} legend="Scoring" />
+      <Filters values={values} options={options} />
+      <fieldset>
+        <legend>Show</legend>
+        <label>
+          <input type="checkbox" name="group" value="config" defaultChecked={values.group === "config"} /> grouped by configuration
+        </label>
+        <label>
+          <input type="checkbox" name="paper" value="1" defaultChecked={values.paper === "1"} /> the paper&apos;s reported results
+        </label>
+      </fieldset>
+      <input type="hidden" name="sort" value={query.sort} />
+      {query.all && <input type="hidden" name="all" value="1" />}
+      <span className="lb-actions">
+        <button type="submit">Apply</button> <Link href="/">Reset</Link>
+      </span>
+      <p className="hint muted">{SCORING_EXPLANATION}</p>
+    </form>
+  );
+}

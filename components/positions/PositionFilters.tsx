@@ -1,0 +1,39 @@
+/**
+ * The per-position view's controls as a plain GET form (usable before any
+ * JavaScript; the URL holds the view): dataset version, strict or lenient, and
+ * the population of chains.
+ */
+import Link from "next/link";
+import type { PositionsView } from "@/lib/positions/data";
+import { DatasetVersionSelect, SEQ_SCORING_HINT, ScoringChoice } from "@/components/ui/ViewControls";
+
+export function PositionFilters({ view }: { view: PositionsView }) {
+  const q = view.query;
+  return (
+    <form className="view-controls" method="get" action="/positions" aria-label="Per-position view">
+      <DatasetVersionSelect version={view.version} versions={view.versions} />
+      <ScoringChoice scoring={q.scoring} />
+      <fieldset>
+        <legend>Chains</legend>
+        <label>
+          <input type="radio" name="positions" value="length3" defaultChecked={q.positions === "length3"} /> Length-3 chains (as the paper)
+        </label>
+        <label>
+          <input type="radio" name="positions" value="all" defaultChecked={q.positions === "all"} /> All chains
+        </label>
+      </fieldset>
+      <label className="inline-check">
+        <span>
+          <input type="checkbox" name="paper" value="1" defaultChecked={q.paper} /> Also the paper&apos;s Tables 3–4 (reported, not re-evaluated)
+        </span>
+      </label>
+      {q.config && <input type="hidden" name="config" value={q.config} />}
+      {q.model && <input type="hidden" name="model" value={q.model} />}
+      <button type="submit" className="secondary">
+        Show
+      </button>
+      {(q.config || q.model) && <Link href="/positions">Clear filters</Link>}
+      <p className="hint muted">{SEQ_SCORING_HINT}</p>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+import type { ReactNode } from "react";
+
+/** One column: its header, and what a row shows in it. */
+export type Column<Row> = {
+  header: string;
+  /** the header is read by screen readers only (a column of buttons) */
+  hiddenHeader?: boolean;
+  /** right-aligned figures */
+  numeric?: boolean;
+  cell: (row: Row) => ReactNode;
+};
+
+/**
+ * The portal's plain table: a header row, one row per item, the first cell a
+ * row header (unless `rowHeader` is false, where no column names the row), in
+ * a scroll box on narrow screens; `empty` is shown instead when there are no
+ * rows. Server-rendered; sortable, grouped tables (the leaderboard) use
+ * @tanstack/react-table instead.
+ */
+export function DataTable<Row>({
+  columns,
+  rows,
+  rowKey,
+  caption,
+  empty,
+  rowHeader = true,
+}: {
+  columns: Column<Row>[];
+  rows: Row[];
+  rowKey: (row: Row) => string;
+  caption?: ReactNode;
+  empty?: ReactNode;
+  rowHeader?: boolean;
+}) {
+  if (rows.length === 0 && empty !== undefined) return <p className="muted">{empty}</p>;
+  const numeric = (c: Column<Row>) => (c.numeric ? "num" : undefined);
+  return (
+    <div className="table-scroll">
+      <table>
+        {caption && <caption>{caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.header} scope="col" className={numeric(c)}>
+                {c.hiddenHeader ? <span className="visually-hidden">{c.header}</span> : c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c, i) =>
+                i === 0 && rowHeader ? (
+                  <th key={c.header} scope="row" className={numeric(c)}>
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={c.header} className={numeric(c)}>
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
