@@ -1,5 +1,7 @@
 // ESLint: Next.js's recommended rules, plus the boundaries that keep the
 // layout honest (README, "Layout"). `npm run lint` runs it with tsc.
+// A file gets one no-restricted-imports setting (the last block matching it
+// wins), so the blocks that set it match disjoint files.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig, globalIgnores } from "eslint/config";
@@ -17,6 +19,9 @@ const DATA_MODULES = readdirSync("lib", { recursive: true, encoding: "utf8" })
 
 /** The pure core: grading, parsers, scoring, analysis. Plain data in and out. */
 const CORE = ["evaluator/grading/**", "evaluator/parsers/**", "evaluator/scoring/**", "evaluator/analysis/**"];
+/** The benchmark's code does not know the demo (the CLI's demo command aside): the demo registers itself (demo/agent.mjs). */
+const NO_DEMO = { group: ["@/demo/*"], message: "evaluator/ does not import the demo" };
+const QUEUE = ["evaluator/queue/**", "evaluator/distributed/**"];
 const TESTS = ["**/*.test.ts", "**/*.test.tsx", "tests/**", "lib/testing/**", "**/test-fixtures.ts"];
 
 /** What lib/ (the portal's data layer) may take from evaluator/: the pure core, the dataset and diff readers, the queue's API, re-grading, stored logs, the engine check. */
@@ -57,10 +62,36 @@ export default defineConfig([
           })),
           patterns: [
             { group: ["@prisma/*", "@/lib/generated/*", ...DATA_MODULES, "@/evaluator/sandbox", "@/evaluator/sandbox/*", "@/evaluator/queue", "@/evaluator/queue/*"], message: "the pure core takes plain data: no Docker, database or queue" },
+            NO_DEMO,
           ],
         },
       ],
     },
+  },
+  {
+    // the queue and the distributed workers own job state; the portal's data layer reaches them as loaders (lib/queue-loaders.ts)
+    files: QUEUE,
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/*", "!@/lib/db", "!@/lib/db-url", "!@/lib/errors", "!@/lib/schemas", "@/lib/schemas/*", "!@/lib/schemas/*", "!@/lib/generated", "@/lib/generated/*", "!@/lib/generated/*"],
+              message: "the queue imports no portal feature: it is handed loaders (lib/queue-loaders.ts)",
+            },
+            NO_DEMO,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // one no-restricted-imports per file: the core and the queue carry NO_DEMO in their own blocks
+    files: ["evaluator/**"],
+    ignores: [...TESTS, ...CORE, ...QUEUE, "evaluator/cli/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_DEMO] }] },
   },
   {
     files: ["lib/**"],

@@ -13,6 +13,7 @@ import { env } from "@/env";
 import { DEFAULT_QUEUE_POLICY, startWorkerPool, type WorkerPool } from "@/evaluator/queue";
 import { assertEngine, defaultLimits } from "@/evaluator/sandbox";
 import { coerceError } from "@/lib/errors";
+import { portalLoaders } from "@/lib/queue-loaders";
 
 const holder = globalThis as { chainsweSiteWorker?: Pick<WorkerPool, "stop"> };
 
@@ -22,6 +23,7 @@ async function startSiteDispatcher(redisUrl: string | undefined): Promise<void> 
   const { startDispatcher } = await import("@/evaluator/distributed/dispatcher");
   const dispatcher = startDispatcher({
     redisUrl,
+    loaders: portalLoaders,
     policy: { ...DEFAULT_QUEUE_POLICY, leaseMs: e.CHAINSWE_LEASE_S * 1000 },
     maxInFlight: e.CHAINSWE_DISPATCH_MAX,
     pollMs: 1000,
@@ -67,6 +69,7 @@ export async function startSiteWorker(): Promise<void> {
     leaseMs: CHAINSWE_LEASE_S * 1000,
     pollMs: 1000,
     workerId: `site:${hostname()}:${process.pid}`,
+    loaders: portalLoaders,
     limits: defaultLimits(),
     log,
   });

@@ -13,7 +13,7 @@ import path from "node:path";
 import { loadDataset } from "@/evaluator/dataset";
 import { q } from "@/evaluator/replay/scripts";
 import { mustExec, readAgentEnv, writeMetrics, type AgentEnv } from "@/evaluator/rollout/agents/env";
-import { goldOf } from "@/evaluator/rollout/agents/reference";
+import { goldOf, type AgentCommand } from "@/evaluator/rollout/agents/reference";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { buildRepo } from "../repos";
 import { cheatText, makePatch, replacedOnce } from "./edits";
@@ -73,3 +73,12 @@ export async function runDemoAgent(datasetPath: string, systemName: string): Pro
   // the demo's metadata is per Oracle / Seq run; Seq+Mem shares Seq's
   await writeMetrics(env, runMeta(system.name, env.CHAINSWE_MODE === "oracle" ? "oracle" : "seq", bug.swebench_instance_id, system.profile));
 }
+
+/** The `demo` agent command (demo/agent.mjs registers it beside the reference agents). */
+export const demoAgentCommand: AgentCommand = (program) =>
+  program
+    .command("demo")
+    .description("a demo system (demo/lib/systems.ts) acting through the contract")
+    .requiredOption("--dataset <file>", "the demo dataset")
+    .requiredOption("--system <name>", "e.g. demo-overshoot")
+    .action(async (o: { dataset: string; system: string }) => runDemoAgent(o.dataset, o.system));

@@ -28,7 +28,8 @@ import { progressReporter } from "./progress";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_PREDICTIONS = join(ROOT, "demo", "predictions");
-const AGENTS = join(ROOT, "evaluator", "rollout", "agents", "run.mjs");
+/** the demo systems as rollout agents (demo/agent.mjs registers them with the reference agents' program) */
+const DEMO_AGENTS = join(ROOT, "demo", "agent.mjs");
 
 const list = <T extends z.ZodType<unknown, string>>(item: T) =>
   z
@@ -118,7 +119,7 @@ export function registerDemo(program: Command): void {
           const summary = await rollout({
             dataset,
             mode,
-            agentCommand: `node ${q(AGENTS)} demo --dataset ${q(DEMO_DATASET)} --system ${q(system)}`,
+            agentCommand: `node ${q(DEMO_AGENTS)} demo --dataset ${q(DEMO_DATASET)} --system ${q(system)}`,
             system,
             out,
             trajectoriesDir,

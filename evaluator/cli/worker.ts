@@ -96,6 +96,7 @@ async function workerCommand(raw: Record<string, unknown>): Promise<void> {
     return;
   }
   const { startWorkerPool } = await import("@/evaluator/queue");
+  const { portalLoaders } = await import("@/lib/queue-loaders");
   await assertEngine();
   const pool = startWorkerPool({
     concurrency,
@@ -103,6 +104,7 @@ async function workerCommand(raw: Record<string, unknown>): Promise<void> {
     pollMs: flags.pollSeconds * 1000,
     maxAttempts: flags.maxAttempts,
     workerId,
+    loaders: portalLoaders,
     limits,
     untilIdle: flags.untilIdle,
   });
@@ -116,8 +118,10 @@ async function dispatcherCommand(raw: Record<string, unknown>): Promise<void> {
   if (!redisUrl) throw new UsageError("dispatcher", [{ field: "--redis", message: "give --redis or set REDIS_URL" }]);
   const { startDispatcher } = await import("@/evaluator/distributed/dispatcher");
   const { DEFAULT_QUEUE_POLICY } = await import("@/evaluator/queue");
+  const { portalLoaders } = await import("@/lib/queue-loaders");
   const dispatcher = startDispatcher({
     redisUrl,
+    loaders: portalLoaders,
     policy: {
       ...DEFAULT_QUEUE_POLICY,
       leaseMs: flags.leaseSeconds * 1000,

@@ -17,10 +17,8 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
-import { claimJob, completeJob, failJob, releaseJob, heartbeatJob, storeAggregates, type QueuePolicy } from "@/evaluator/queue";
+import { claimJob, completeJob, failJob, releaseJob, heartbeatJob, storeAggregates, type QueueLoaders, type QueuePolicy } from "@/evaluator/queue";
 import { recordBugProgress } from "@/evaluator/queue/progress";
-import { getChain } from "@/lib/dataset/data";
-import { getChainPredictions } from "@/lib/submissions/data";
 import { db } from "@/lib/db";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import {
@@ -46,6 +44,8 @@ export type DispatcherOptions = {
   /** chains on Redis at once (waiting or being replayed) */
   maxInFlight: number;
   pollMs: number;
+  /** the chain, predictions and aggregates, through the portal's data layer (lib/queue-loaders.ts) */
+  loaders: QueueLoaders;
   log: (line: string) => void;
 };
 
@@ -73,7 +73,7 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
       case "graded": {
         const done = await completeJob({ ...lease, bugs: r.bugs });
         o.log(`${name(r.jobId, r.leaseOwner)}: ${done.accepted ? `graded by ${r.workerId}, ${r.bugs.filter((b) => b.bug.resolved).length}/${r.bugs.length} resolved` : "graded again or superseded; ignored"}`);
-        if (done.accepted && done.submissionStatus === "completed") await storeAggregates(done.submissionId, o.log);
+        if (done.accepted && done.submissionStatus === "completed") await storeAggregates(done.submissionId, o.loaders, o.log);
         return;
       }
       case "failed": {
@@ -148,9 +148,9 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
     if (!claimed) return false;
     const { payload } = claimed;
     try {
-      const chain = await getChain(payload.datasetVersion, payload.continuousId);
+      const chain = await o.loaders.chain(payload.datasetVersion, payload.continuousId);
       if (!chain) throw new DatasetError(`no chain ${payload.continuousId} in dataset version ${payload.datasetVersion}`, payload.continuousId);
-      const predictions = [...(await getChainPredictions(payload.submissionId, payload.continuousId)).values()];
+      const predictions = [...(await o.loaders.predictions(payload.submissionId, payload.continuousId)).values()];
       const job: ChainJob = { jobId: claimed.jobId, leaseOwner, attempts: claimed.attempts, submissionId: payload.submissionId, mode: payload.mode, system: payload.system, chain, predictions };
       await redis.sadd(DISPATCHED_SET, leaseOwner);
       await chains.add("chain", job, { jobId: chainJobId(leaseOwner), removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });

@@ -13,6 +13,8 @@ export {
   type BackoffPolicy,
   type ClaimedJob,
   type EvaluationJobPayload,
+  type QueueLoaders,
   type QueuePolicy,
 } from "./payload";
+export { cancelEvaluation, enqueueChains, requeueEvaluation, type CancelOutcome } from "./lifecycle";
 export { ChainRun, storeAggregates, type ChainRunContext } from "./run-job";

@@ -5,7 +5,22 @@
  * Also the queue's tunables, with the defaults the CLI worker uses.
  */
 import { z } from "zod";
-import { modeSchema } from "@/lib/schemas/prediction";
+import type { Chain } from "@/lib/schemas/dataset";
+import { modeSchema, type PredictionLine } from "@/lib/schemas/prediction";
+
+/**
+ * What a worker reads and recomputes through the portal's data layer, handed
+ * in by the process that starts it (lib/queue-loaders.ts: the site's worker,
+ * `chainswe worker`, the dispatcher), so the queue imports no portal feature.
+ */
+export type QueueLoaders = {
+  /** a chain of a dataset version, null when unknown */
+  chain(datasetVersion: string, continuousId: string): Promise<Chain | null>;
+  /** one chain's predictions of a submission (order → line) */
+  predictions(submissionId: string, continuousId: string): Promise<Map<number, PredictionLine>>;
+  /** the submission's last chain landed: its scores and chain-error analyses, computed once */
+  aggregates(submissionId: string): Promise<{ analyses: number }>;
+};
 
 /** Everything needed to grade one chain of one submission. */
 export const evaluationJobPayloadSchema = z.object({

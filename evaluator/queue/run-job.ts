@@ -9,14 +9,11 @@
  */
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
 import type { ChainContainers, SandboxLimits } from "@/evaluator/sandbox";
-import { getChain } from "@/lib/dataset/data";
-import { refreshAggregates } from "@/lib/leaderboard/aggregates";
-import { getChainPredictions } from "@/lib/submissions/data";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import { completeJob } from "./complete";
 import { failJob, releaseJob } from "./fail";
 import { heartbeatJob } from "./heartbeat";
-import type { ClaimedJob, QueuePolicy } from "./payload";
+import type { ClaimedJob, QueueLoaders, QueuePolicy } from "./payload";
 import { recordBugProgress } from "./progress";
 import { jobSandboxLabels } from "./reap";
 
@@ -25,16 +22,16 @@ import { jobSandboxLabels } from "./reap";
  * computed now, once, not on each page view. A failure here loses no result
  * (`chainswe aggregates refresh` recomputes), so it is logged, not retried.
  */
-export async function storeAggregates(submissionId: string, log: (line: string) => void): Promise<void> {
+export async function storeAggregates(submissionId: string, loaders: QueueLoaders, log: (line: string) => void): Promise<void> {
   try {
-    const r = await refreshAggregates(submissionId);
+    const r = await loaders.aggregates(submissionId);
     log(`submission ${submissionId} completed: scores stored${r.analyses ? `, ${r.analyses} chain-error analysis(es)` : ""}`);
   } catch (e) {
     log(`submission ${submissionId}: computing its aggregates failed (run chainswe aggregates refresh): ${coerceError(e).stack}`);
   }
 }
 
-export type ChainRunContext = { policy: QueuePolicy; limits: SandboxLimits; log: (line: string) => void };
+export type ChainRunContext = { policy: QueuePolicy; limits: SandboxLimits; loaders: QueueLoaders; log: (line: string) => void };
 
 /** Why a run stopped before its chain was graded. */
 type AbortReason = "lease_lost" | "released";
@@ -88,9 +85,9 @@ export class ChainRun {
 
   private async grade(): Promise<BugArtifacts[]> {
     const { payload } = this.job;
-    const chain = await getChain(payload.datasetVersion, payload.continuousId);
+    const chain = await this.ctx.loaders.chain(payload.datasetVersion, payload.continuousId);
     if (!chain) throw new DatasetError(`no chain ${payload.continuousId} in dataset version ${payload.datasetVersion}`, payload.continuousId);
-    const predictions = await getChainPredictions(payload.submissionId, payload.continuousId);
+    const predictions = await this.ctx.loaders.predictions(payload.submissionId, payload.continuousId);
     return replayInSandbox({
       input: { chain, mode: payload.mode, system: payload.system, predictions },
       limits: this.ctx.limits,
@@ -150,7 +147,7 @@ export class ChainRun {
         const done = await completeJob({ jobId, workerId: leaseOwner, bugs });
         const resolved = bugs.filter((a) => a.bug.resolved).length;
         this.ctx.log(done.accepted ? `${this.name}: done, ${resolved}/${bugs.length} resolved` : `${this.name}: no longer ours; results discarded`);
-        if (done.accepted && done.submissionStatus === "completed") await storeAggregates(done.submissionId, this.ctx.log);
+        if (done.accepted && done.submissionStatus === "completed") await storeAggregates(done.submissionId, this.ctx.loaders, this.ctx.log);
       } catch (e) {
         await this.endWithout(e);
       }

@@ -24,7 +24,8 @@ describe("startWorkerPool", () => {
     // a chain the dataset version does not have: getChain answers null
     await t.db.evaluationJob.updateMany({ where: { submissionId: s.id }, data: { continuousId: "gone-chain-1" } });
     const lines: string[] = [];
-    const pool = queue.startWorkerPool({ concurrency: 2, leaseMs: 5_000, pollMs: 20, workerId: "test", log: (l) => lines.push(l), reapOrphans: false });
+    const { portalLoaders } = await import("@/lib/queue-loaders");
+    const pool = queue.startWorkerPool({ concurrency: 2, leaseMs: 5_000, pollMs: 20, workerId: "test", loaders: portalLoaders, log: (l) => lines.push(l), reapOrphans: false });
     try {
       for (let i = 0; i < 200 && (await t.db.submission.findUniqueOrThrow({ where: { id: s.id } })).status !== "failed"; i++) await sleep(25);
     } finally {

@@ -11,7 +11,7 @@ import { defaultLimits, type SandboxLimits } from "@/evaluator/sandbox";
 import { db } from "@/lib/db";
 import { coerceError } from "@/lib/errors";
 import { claimJob } from "./claim";
-import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type QueuePolicy } from "./payload";
+import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type QueueLoaders, type QueuePolicy } from "./payload";
 import { reapOrphanSandboxes } from "./reap";
 import { ChainRun } from "./run-job";
 
@@ -22,6 +22,8 @@ export type WorkerPoolOptions = {
   pollMs: number;
   /** unique among the workers sharing the database, e.g. host:pid */
   workerId: string;
+  /** the chain, predictions and aggregates, through the portal's data layer (lib/queue-loaders.ts) */
+  loaders: QueueLoaders;
   maxAttempts?: number;
   backoff?: BackoffPolicy;
   limits?: SandboxLimits;
@@ -52,7 +54,7 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
     backoff: o.backoff ?? DEFAULT_QUEUE_POLICY.backoff,
   };
   const log = o.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`));
-  const ctx = { policy, limits: o.limits ?? defaultLimits(), log };
+  const ctx = { policy, limits: o.limits ?? defaultLimits(), loaders: o.loaders, log };
   const idle = new AbortController();
   let stopping = false;
 

@@ -11,7 +11,8 @@
 import { basename } from "node:path";
 import { loadPredictions, type Predictions } from "@/evaluator/dataset";
 import type { PredictionLimits } from "@/evaluator/dataset/predictions";
-import { settleSubmission, type Tx } from "@/evaluator/queue/settle";
+import { cancelEvaluation, enqueueChains, type CancelOutcome } from "@/evaluator/queue/lifecycle";
+import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
 import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetadata } from "@/lib/schemas/columns";
 import type { Chain } from "@/lib/schemas/dataset";
@@ -133,8 +134,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
         select: { id: true },
       });
       await tx.prediction.createMany({ data: rows.map((r) => ({ ...r, submissionId: submission.id })) });
-      // in dataset order: claims take the oldest job first, ties broken by id, and cuids grow
-      await tx.evaluationJob.createMany({ data: chainIds.map((continuousId) => ({ submissionId: submission.id, continuousId })) });
+      await enqueueChains(tx, submission.id, chainIds);
       return submission.id;
     },
     { maxWait: 30_000, timeout: 120_000 },
@@ -160,29 +160,11 @@ export async function getChainPredictions(submissionId: string, continuousId: st
 }
 
 /**
- * The team's cancel: every job not yet finished is cancelled (a worker still
- * replaying one loses its lease at its next heartbeat and hands in nothing);
- * results already graded stay. Answers null for an unknown submission.
- * Authorization and the audit row: cancelSubmissionFor (lib/submissions/review.ts).
+ * The team's cancel (evaluator/queue/lifecycle.ts cancelEvaluation), for the
+ * CLI and the tests. Authorization and the audit row: cancelSubmissionFor
+ * (lib/submissions/review.ts).
  */
 export async function cancelSubmission(id: string, now: Date = new Date()): Promise<CancelOutcome | null> {
-  return db.$transaction((tx) => cancelSubmissionTx(tx, id, now));
+  return db.$transaction((tx) => cancelEvaluation(tx, id, now));
 }
 
-export type CancelOutcome = { cancelledJobs: number; status: string };
-
-/** cancelSubmission inside the caller's transaction (which must not have read before: this writes first). */
-export async function cancelSubmissionTx(tx: Tx, id: string, now: Date): Promise<CancelOutcome | null> {
-  // the first statement writes, taking the write lock before anything is read
-  const jobs = await tx.evaluationJob.updateMany({
-    where: { submissionId: id, status: { in: ["queued", "running"] } },
-    data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, finishedAt: now },
-  });
-  const submission = await tx.submission.findUnique({ where: { id }, select: { status: true } });
-  if (!submission) return null;
-  if (submission.status === "queued" || submission.status === "running") {
-    await tx.submission.update({ where: { id }, data: { status: "cancelled", finishedAt: now } });
-    return { cancelledJobs: jobs.count, status: "cancelled" };
-  }
-  return { cancelledJobs: jobs.count, status: await settleSubmission(tx, id) };
-}

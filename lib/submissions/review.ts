@@ -10,7 +10,7 @@
  * so a change made meanwhile by someone else is refused, not overwritten.
  */
 import { z } from "zod";
-import { cancelSubmissionTx, type CancelOutcome } from "@/lib/submissions/data";
+import { cancelEvaluation, requeueEvaluation, type CancelOutcome } from "@/evaluator/queue/lifecycle";
 import { canReview, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
@@ -58,27 +58,9 @@ export async function rerunSubmission(viewer: Viewer | null, id: string, now: Da
   if (!canReview(viewer)) throw new ForbiddenError("only a reviewer can re-run a submission");
   if (s.role.team) throw new ForbiddenError(OWN_TEAM_DECISION);
   return db.$transaction(async (tx) => {
-    const jobs = await tx.evaluationJob.updateMany({
-      where: { submissionId: id },
-      data: {
-        status: "queued",
-        attempts: 0,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        runAfter: now,
-        lastError: null,
-        progress: "[]",
-        startedAt: null,
-        finishedAt: null,
-      },
-    });
-    await tx.bugResult.deleteMany({ where: { submissionId: id } });
-    // what was computed from those results goes with them; the re-run's completion recomputes it
-    await tx.submissionScore.deleteMany({ where: { submissionId: id } });
-    await tx.chainErrorAnalysis.deleteMany({ where: { OR: [{ seqSubmissionId: id }, { oracleSubmissionId: id }] } });
-    await tx.submission.update({ where: { id }, data: { status: "queued", finishedAt: null } });
+    const jobs = await requeueEvaluation(tx, id, now);
     await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: "submission_rerun", targetType: "submission", targetId: id } });
-    return { jobs: jobs.count };
+    return { jobs };
   });
 }
 
@@ -88,7 +70,7 @@ export async function cancelSubmissionFor(viewer: Viewer | null, id: string, now
   if (!s.role.team) throw new ForbiddenError("only the submitting team can cancel its evaluation");
   if (!isEvaluationOpen(s.status)) throw new ForbiddenError(`the evaluation already ended (${s.status})`);
   return db.$transaction(async (tx) => {
-    const outcome = await cancelSubmissionTx(tx, id, now);
+    const outcome = await cancelEvaluation(tx, id, now);
     // ended meanwhile (or deleted): throwing rolls the no-op back with nothing logged
     if (!outcome || outcome.cancelledJobs === 0) throw new ForbiddenError(CHANGED_MEANWHILE);
     await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: "submission_cancelled", targetType: "submission", targetId: id } });

@@ -200,7 +200,7 @@ describe("the demo", () => {
       .filter((l) => (JSON.parse(l) as { continuous_id: string }).continuous_id === inikit.continuous_id);
 
   it("a demo system acting through the contract reproduces its shipped Seq lines byte for byte (but the measured wall time)", async () => {
-    const agent = `node ${AGENTS} demo --dataset ${DEMO_DATASET} --system demo-drifter`;
+    const agent = `node ${resolve("demo/agent.mjs")} demo --dataset ${DEMO_DATASET} --system demo-drifter`;
     const { out } = await rollOut("seq", agent, { dataset: demo, chains: [inikit] });
     const mine = readFileSync(out, "utf8")
       .trim()

@@ -5,7 +5,9 @@
  *   undershoot  applies the gold patch without its last hunk
  *   overshoot   applies the gold patch and appends --text to --file (a stray edit)
  * They read the dataset themselves (--dataset); the harness hands an agent no
- * gold patch. Each reports one turn and no cost in the metrics file.
+ * gold patch. Each reports one turn and no cost in the metrics file. Other
+ * agents register their own commands (`more`): demo/agent.mjs adds the demo
+ * systems, so this harness imports nothing of the demo.
  */
 import { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
@@ -26,7 +28,10 @@ async function applyPatch(env: AgentEnv, patch: string): Promise<void> {
   if (patch.trim() !== "") await mustExec(env, "git apply --whitespace=nowarn", patch);
 }
 
-export async function main(argv: string[]): Promise<void> {
+/** Adds an agent's command to the reference agents' program. */
+export type AgentCommand = (program: Command) => void;
+
+export async function main(argv: string[], more: AgentCommand[] = []): Promise<void> {
   const program = new Command("reference-agent").exitOverride();
   const withDataset = (name: string, description: string) =>
     program.command(name).description(description).requiredOption("--dataset <file>", "the dataset the rollout runs");
@@ -50,11 +55,6 @@ export async function main(argv: string[]): Promise<void> {
       await mustExec(env, `cat >> ${q(o.file)}`, `${o.text}\n`);
       await writeMetrics(env, { turns: 1 });
     });
-  program
-    .command("demo")
-    .description("a demo system (demo/lib/systems.ts) acting through the contract")
-    .requiredOption("--dataset <file>", "the demo dataset")
-    .requiredOption("--system <name>", "e.g. demo-overshoot")
-    .action(async (o: { dataset: string; system: string }) => (await import("@/demo/lib/agent")).runDemoAgent(o.dataset, o.system));
+  for (const add of more) add(program);
   await program.parseAsync(argv, { from: "user" });
 }

@@ -1,0 +1,54 @@
+/**
+ * The evaluation's own changes that start outside a worker: queueing a new
+ * submission's chains, the team's cancel, a reviewer's re-run. With claim,
+ * heartbeat, complete and fail, this folder is the only writer of job rows
+ * and of a submission's evaluation status; the portal's data layer calls
+ * these inside its own transactions (with its authorization and audit rows).
+ */
+import { settleSubmission, type Tx } from "./settle";
+
+/** One job per chain, queued, in dataset order: claims take the oldest job first, ties broken by id, and cuids grow. */
+export async function enqueueChains(tx: Tx, submissionId: string, continuousIds: string[]): Promise<void> {
+  await tx.evaluationJob.createMany({ data: continuousIds.map((continuousId) => ({ submissionId, continuousId })) });
+}
+
+export type CancelOutcome = { cancelledJobs: number; status: string };
+
+/**
+ * Cancels every job not yet finished (a worker still replaying one loses its
+ * lease at its next heartbeat and hands in nothing); results already graded
+ * stay. Null for an unknown submission. The transaction must not have read
+ * before: this writes first, taking the write lock before anything is read.
+ */
+export async function cancelEvaluation(tx: Tx, submissionId: string, now: Date): Promise<CancelOutcome | null> {
+  const jobs = await tx.evaluationJob.updateMany({
+    where: { submissionId, status: { in: ["queued", "running"] } },
+    data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, finishedAt: now },
+  });
+  const submission = await tx.submission.findUnique({ where: { id: submissionId }, select: { status: true } });
+  if (!submission) return null;
+  if (submission.status === "queued" || submission.status === "running") {
+    await tx.submission.update({ where: { id: submissionId }, data: { status: "cancelled", finishedAt: now } });
+    return { cancelledJobs: jobs.count, status: "cancelled" };
+  }
+  return { cancelledJobs: jobs.count, status: await settleSubmission(tx, submissionId) };
+}
+
+/**
+ * Queues every chain again from scratch: the results go, and what was
+ * computed from them (scores, chain-error analyses; the re-run's completion
+ * recomputes them). A worker still replaying a chain holds a lease that no
+ * longer matches (leaseOwner reset), so its heartbeat, progress and hand-in
+ * are refused. Answers how many jobs were queued.
+ */
+export async function requeueEvaluation(tx: Tx, submissionId: string, now: Date): Promise<number> {
+  const jobs = await tx.evaluationJob.updateMany({
+    where: { submissionId },
+    data: { status: "queued", attempts: 0, leaseOwner: null, leaseExpiresAt: null, runAfter: now, lastError: null, progress: "[]", startedAt: null, finishedAt: null },
+  });
+  await tx.bugResult.deleteMany({ where: { submissionId } });
+  await tx.submissionScore.deleteMany({ where: { submissionId } });
+  await tx.chainErrorAnalysis.deleteMany({ where: { OR: [{ seqSubmissionId: submissionId }, { oracleSubmissionId: submissionId }] } });
+  await tx.submission.update({ where: { id: submissionId }, data: { status: "queued", finishedAt: null } });
+  return jobs.count;
+}
