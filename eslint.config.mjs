@@ -101,7 +101,10 @@ export default defineConfig([
         "error",
         {
           paths: [{ name: "@/evaluator/replay", message: "lib/ reads stored replay logs and outputs, it does not replay" }],
-          patterns: [{ group: ["@/evaluator/*", ...LIB_MAY_IMPORT, ...LIB_MAY_IMPORT_REPLAY], message: "lib/ takes from evaluator/ only what eslint.config.mjs names (LIB_MAY_IMPORT)" }],
+          patterns: [
+            { group: ["@/evaluator/*", ...LIB_MAY_IMPORT, ...LIB_MAY_IMPORT_REPLAY], message: "lib/ takes from evaluator/ only what eslint.config.mjs names (LIB_MAY_IMPORT)" },
+            { group: ["@/components/*", "@/app/*"], message: "lib/ serves the pages: it imports nothing from them" },
+          ],
         },
       ],
     },

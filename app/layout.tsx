@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/ui/SiteHeader";
 import { getViewer } from "@/lib/auth/viewer";
-import { headerFacts } from "@/lib/accounts/site-roles";
+import { headerFacts } from "@/lib/site-header";
 import "./globals.css";
 
 export const metadata = {

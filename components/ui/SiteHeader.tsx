@@ -7,8 +7,8 @@ import Link from "next/link";
 import type { Viewer } from "@/lib/accounts/users";
 import { SignOutButton } from "@/components/accounts/SignOutButton";
 import { utcDay } from "@/lib/format";
+import type { HeaderFacts } from "@/lib/site-header";
 
-export type HeaderFacts = { datasetVersion: string | null; newestResult: Date | null };
 
 export function SiteHeader({ viewer, facts }: { viewer: Viewer | null; facts: HeaderFacts }) {
   const reviewer = viewer && (viewer.isReviewer || viewer.isSiteAdmin);

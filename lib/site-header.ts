@@ -1,6 +1,7 @@
 /** Facts the site header shows on every page. */
 import { db } from "@/lib/db";
-import type { HeaderFacts } from "@/components/ui/SiteHeader";
+
+export type HeaderFacts = { datasetVersion: string | null; newestResult: Date | null };
 
 export async function headerFacts(): Promise<HeaderFacts> {
   const [version, newest] = await Promise.all([
