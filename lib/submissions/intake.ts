@@ -1,6 +1,8 @@
 /**
- * Submission intake (SPEC §2, §6): a multipart upload from the web form, the
- * HTTP API or `chainswe submit`, checked and handed to createSubmission.
+ * Submission intake: a multipart upload from the web form, the HTTP API or
+ * `chainswe submit` (read by ./multipart.ts, its fields by ./request.ts),
+ * checked against the team's and the user's quota (./quota.ts) and handed
+ * to createSubmission.
  *
  * Invariants: the body is streamed (busboy) to a temp file whose bytes are
  * counted as they arrive, so an upload over the limit is refused (413) before
@@ -10,77 +12,26 @@
  *
  * No `import "server-only"`: the route handler passes the viewer in.
  */
-import { createWriteStream } from "node:fs";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import busboy from "busboy";
-import { z } from "zod";
 import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { loadPredictionsOffThread } from "@/evaluator/dataset/predictions-off-thread";
-import { formatBytes, tooLarge } from "@/evaluator/dataset/records";
+import { tooLarge } from "@/evaluator/dataset/records";
 import { env } from "@/env";
 import { ARCHIVE_SNIFF_BYTES, archiveKind } from "@/lib/submissions/archive-kind";
 import { canActForTeam } from "@/lib/authz";
 import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
-import { rateStore } from "@/lib/accounts/rate-events";
 import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
-import { datasetModesSchema, parseColumn, submissionMetadataSchema } from "@/lib/schemas/columns";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { datasetModesSchema, parseColumn } from "@/lib/schemas/columns";
+import type { Mode } from "@/lib/schemas/prediction";
 import { createSubmission, SubmissionError } from "@/lib/submissions/data";
+import { readMultipart } from "@/lib/submissions/multipart";
+import { quotaError, quotaUse, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
+import { parseFields, PREDICTIONS_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
 import { systemsForTeams, type SystemChoice } from "@/lib/teams/systems";
 import type { Viewer } from "@/lib/accounts/users";
-import { utcMinute } from "@/lib/format";
-
-// ---------------------------------------------------------------- the request
-
-/** The predictions file's part in the multipart body. */
-export const PREDICTIONS_FIELD = "predictions";
-
-const metadataJson = z
-  .string()
-  .trim()
-  .transform((text, ctx) => {
-    if (text === "") return {};
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: "custom", message: 'not JSON: send an object such as {"scaffold_version": "1.2"}' });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    submissionMetadataSchema.refine((m) => Object.keys(m).length <= 50, "at most 50 keys"),
-  );
-
-const chainList = z
-  .string()
-  .transform((s) => s.split(/[\s,]+/).filter(Boolean))
-  .refine((ids) => ids.length > 0, "list at least one chain id, or leave the field out for every chain");
-
-/**
- * The text fields of a submission upload (multipart/form-data), besides the
- * `predictions` file. `chains` may be comma- or space-separated, or repeated.
- */
-export const submissionRequestSchema = z.object({
-  /** the System's id (the web form's choice), or `<team slug>/<system name>` (`chainswe submit --system`) */
-  system: z.string().trim().min(1, "required: the id of one of your team's systems, or <team>/<system name>"),
-  dataset_version: z.string().trim().min(1, "required, e.g. v1"),
-  mode: z.string().trim().pipe(modeSchema),
-  /** JSON object of string, number, boolean or null values, shown beside the results */
-  metadata: metadataJson.optional(),
-  /** grade only these chains (default: every chain of the version) */
-  chains: chainList.optional(),
-});
-export type SubmissionRequest = z.infer<typeof submissionRequestSchema>;
-
-const FIELD_NAMES = Object.keys(submissionRequestSchema.shape);
-/** a field's text; metadata is the only long one */
-const MAX_FIELD_BYTES = 64 * 1024;
 
 // ---------------------------------------------------------------- limits
 
@@ -99,145 +50,10 @@ export function intakeLimitsFromEnv(): IntakeLimits {
   return { maxUploadBytes: maxFileBytes, maxPatchBytes, dailyQuota: e.CHAINSWE_DAILY_QUOTA };
 }
 
-const DAY_MS = 24 * 3600 * 1000;
-
-/** Whose submissions count together against one daily quota: a team's, or a user's across all their teams. */
-export type QuotaScope = { teamId: string } | { userId: string };
-
-/** How much of the daily quota is used, and when the oldest counted submission stops counting. */
-export async function quotaUse(scope: QuotaScope, now: Date, client: Tx | typeof db = db): Promise<{ used: number; freesAt: Date | null }> {
-  const by = "teamId" in scope ? { system: { teamId: scope.teamId } } : { submittedById: scope.userId };
-  const where = { ...by, createdAt: { gt: new Date(now.getTime() - DAY_MS) }, status: { notIn: ["failed", "cancelled"] } };
-  const [used, oldest] = await Promise.all([
-    client.submission.count({ where }),
-    client.submission.findFirst({ where, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
-  ]);
-  return { used, freesAt: oldest ? new Date(oldest.createdAt.getTime() + DAY_MS) : null };
-}
-
-/**
- * A refused upload (bad lines, too large) counts against its user's daily
- * quota too, at 1/REFUSED_PER_SUBMISSION of a submission: validating one costs
- * the site about as much as storing one, and refusals must not be free to repeat.
- */
-const REFUSED_PER_SUBMISSION = 4;
-const refusedKey = (userId: string) => `refused-upload:${userId}`;
-
-/** The user's quota use: their submissions, and their refused uploads at their weight. */
-async function userQuotaUse(userId: string, now: Date, client: Tx | typeof db): Promise<{ used: number; freesAt: Date | null }> {
-  const own = await quotaUse({ userId }, now, client);
-  const refused = await rateStore().list(refusedKey(userId), now.getTime() - DAY_MS);
-  return { used: own.used + Math.floor(refused.length / REFUSED_PER_SUBMISSION), freesAt: own.freesAt ?? (refused[0] ? new Date(refused[0] + DAY_MS) : null) };
-}
-
-function quotaError(who: string, quota: number, freesAt: Date | null, now: Date): LimitError {
-  const when = freesAt
-    ? `; the next one frees up at ${utcMinute(freesAt)} UTC (in ${waitText(freesAt.getTime() - now.getTime())})`
-    : "";
-  const counted = who === "you have" ? `failed and cancelled ones do not count; ${REFUSED_PER_SUBMISSION} refused uploads count as one` : "failed and cancelled ones do not count";
-  return new LimitError(`${who} used ${who === "you have" ? "your" : "its"} daily quota of ${quota} submission(s) in the last 24 hours (${counted})${when}`, 429);
-}
-
-function waitText(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-// ---------------------------------------------------------------- the multipart body
-
-type Upload = { fields: Record<string, string>; file: { path: string; name: string; bytes: number } | null };
-
-/**
- * Streams the body: text fields are collected, the one `predictions` file part
- * is written to `dir` while its bytes are counted. Going over the limit stops
- * reading the body at once (the request stream is cancelled).
- */
-export function readMultipart(req: Request, dir: string, maxFileBytes: number): Promise<Upload> {
-  const contentType = req.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\b/i.test(contentType) || !req.body) {
-    return Promise.reject(new FieldError(PREDICTIONS_FIELD, "send multipart/form-data with the predictions file in a part named predictions"));
-  }
-  const body = req.body;
-  return new Promise<Upload>((resolve, reject) => {
-    const fields: Record<string, string> = {};
-    let file: Upload["file"] = null;
-    let written: Promise<void> = Promise.resolve();
-    let settled = false;
-    const open: { destroy(): unknown }[] = []; // the file part and its temp file, closed on refusal
-    const source = Readable.fromWeb(body as unknown as NodeReadableStream<Uint8Array>);
-    let parser: busboy.Busboy;
-    const fail = (e: unknown) => {
-      if (settled) return;
-      settled = true;
-      source.unpipe();
-      source.destroy();
-      for (const s of open) s.destroy();
-      parser?.removeAllListeners();
-      parser?.on("error", () => {}); // late errors after the refusal mean nothing
-      reject(e);
-    };
-    try {
-      parser = busboy({
-        headers: { "content-type": contentType },
-        // +1: busboy reports the limit when the count reaches it; a file of exactly the limit is allowed
-        limits: { files: 1, fields: 20, parts: 21, fieldSize: MAX_FIELD_BYTES, fileSize: maxFileBytes + 1 },
-      });
-    } catch (e) {
-      reject(new FieldError(PREDICTIONS_FIELD, `not a readable multipart body (${(e as Error).message})`));
-      return;
-    }
-    parser.on("field", (name, value, info) => {
-      if (!FIELD_NAMES.includes(name)) return fail(new FieldError(name, `unknown field; expected ${FIELD_NAMES.join(", ")} and the ${PREDICTIONS_FIELD} file`));
-      if (info.valueTruncated) return fail(new FieldError(name, `longer than ${formatBytes(MAX_FIELD_BYTES)}`));
-      // only chains may repeat; the others keep their last value, as forms do
-      fields[name] = name === "chains" && fields[name] ? `${fields[name]},${value}` : value;
-    });
-    parser.on("file", (name, stream, info) => {
-      if (name !== PREDICTIONS_FIELD) {
-        stream.resume();
-        return fail(new FieldError(name, `unexpected file; the predictions file goes in the part named ${PREDICTIONS_FIELD}`));
-      }
-      const path = join(dir, "predictions.jsonl");
-      const upload = { path, name: info.filename || "predictions.jsonl", bytes: 0 };
-      file = upload;
-      stream.on("data", (chunk: Buffer) => (upload.bytes += chunk.length));
-      stream.on("limit", () => fail(tooLarge(maxFileBytes, PREDICTIONS_FIELD)));
-      const out = createWriteStream(path);
-      open.push(stream, out);
-      written = pipeline(stream, out);
-      written.catch(fail);
-    });
-    parser.on("filesLimit", () => fail(new FieldError(PREDICTIONS_FIELD, "send one predictions file")));
-    parser.on("fieldsLimit", () => fail(new FieldError(PREDICTIONS_FIELD, "too many fields")));
-    parser.on("partsLimit", () => fail(new FieldError(PREDICTIONS_FIELD, "too many parts")));
-    parser.on("error", (e: Error) => fail(new FieldError(PREDICTIONS_FIELD, `malformed multipart body (${e.message})`)));
-    parser.on("close", () => {
-      written.then(
-        () => {
-          if (settled) return;
-          settled = true;
-          resolve({ fields, file });
-        },
-        fail,
-      );
-    });
-    source.on("error", fail);
-    source.pipe(parser);
-  });
-}
-
 // ---------------------------------------------------------------- checks and intake
 
 export type ReceivedSubmission = { id: string; chains: number; predictions: number; warnings: string[]; url: string };
 
-function parseFields(fields: Record<string, string>): SubmissionRequest {
-  const parsed = submissionRequestSchema.safeParse(fields);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = String(issue.path[0] ?? "");
-  const message = issue.code === "invalid_value" && field === "mode" ? `must be one of ${modeSchema.options.join(", ")}` : issue.message;
-  throw new FieldError(field, fields[field] === undefined && issue.code === "invalid_type" ? "required" : message);
-}
 
 /**
  * The system named by id or by "<team slug>/<system name>", if it belongs to one
@@ -345,7 +161,7 @@ export async function receiveSubmission(
       submittedById: viewer.id,
     }).catch(async (e: unknown) => {
       if (e instanceof InputError || e instanceof SubmissionError || e instanceof FieldError || (e instanceof LimitError && e.status === 413)) {
-        await rateStore().add(refusedKey(viewer.id), now.getTime(), now.getTime() - DAY_MS);
+        await recordRefusedUpload(viewer.id, now);
       }
       throw renamed(e, file.path, file.name);
     });

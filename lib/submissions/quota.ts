@@ -1,0 +1,59 @@
+/**
+ * The daily submission quota: a team's submissions and a user's (across all
+ * their teams) count separately, failed and cancelled ones not at all, and a
+ * refused upload at a fraction of a submission (kept as rate events).
+ */
+import type { Tx } from "@/evaluator/queue/settle";
+import { rateStore } from "@/lib/accounts/rate-events";
+import { db } from "@/lib/db";
+import { LimitError } from "@/lib/errors";
+import { utcMinute } from "@/lib/format";
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Whose submissions count together against one daily quota: a team's, or a user's across all their teams. */
+export type QuotaScope = { teamId: string } | { userId: string };
+
+/** How much of the daily quota is used, and when the oldest counted submission stops counting. */
+export async function quotaUse(scope: QuotaScope, now: Date, client: Tx | typeof db = db): Promise<{ used: number; freesAt: Date | null }> {
+  const by = "teamId" in scope ? { system: { teamId: scope.teamId } } : { submittedById: scope.userId };
+  const where = { ...by, createdAt: { gt: new Date(now.getTime() - DAY_MS) }, status: { notIn: ["failed", "cancelled"] } };
+  const [used, oldest] = await Promise.all([
+    client.submission.count({ where }),
+    client.submission.findFirst({ where, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
+  ]);
+  return { used, freesAt: oldest ? new Date(oldest.createdAt.getTime() + DAY_MS) : null };
+}
+
+/**
+ * A refused upload (bad lines, too large) counts against its user's daily
+ * quota too, at 1/REFUSED_PER_SUBMISSION of a submission: validating one costs
+ * the site about as much as storing one, and refusals must not be free to repeat.
+ */
+const REFUSED_PER_SUBMISSION = 4;
+const refusedKey = (userId: string) => `refused-upload:${userId}`;
+
+/** The user's quota use: their submissions, and their refused uploads at their weight. */
+export async function userQuotaUse(userId: string, now: Date, client: Tx | typeof db): Promise<{ used: number; freesAt: Date | null }> {
+  const own = await quotaUse({ userId }, now, client);
+  const refused = await rateStore().list(refusedKey(userId), now.getTime() - DAY_MS);
+  return { used: own.used + Math.floor(refused.length / REFUSED_PER_SUBMISSION), freesAt: own.freesAt ?? (refused[0] ? new Date(refused[0] + DAY_MS) : null) };
+}
+
+export function quotaError(who: string, quota: number, freesAt: Date | null, now: Date): LimitError {
+  const when = freesAt
+    ? `; the next one frees up at ${utcMinute(freesAt)} UTC (in ${waitText(freesAt.getTime() - now.getTime())})`
+    : "";
+  const counted = who === "you have" ? `failed and cancelled ones do not count; ${REFUSED_PER_SUBMISSION} refused uploads count as one` : "failed and cancelled ones do not count";
+  return new LimitError(`${who} used ${who === "you have" ? "your" : "its"} daily quota of ${quota} submission(s) in the last 24 hours (${counted})${when}`, 429);
+}
+
+function waitText(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Counts a refused upload against its user's quota (at 1/REFUSED_PER_SUBMISSION). */
+export async function recordRefusedUpload(userId: string, now: Date): Promise<void> {
+  await rateStore().add(refusedKey(userId), now.getTime(), now.getTime() - DAY_MS);
+}

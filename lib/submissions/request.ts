@@ -1,0 +1,63 @@
+/**
+ * The text fields of a submission upload (the web form, the HTTP API,
+ * `chainswe submit`), besides the predictions file: one zod schema, and its
+ * first problem as a FieldError naming the field.
+ */
+import { z } from "zod";
+import { FieldError } from "@/lib/errors";
+import { submissionMetadataSchema } from "@/lib/schemas/columns";
+import { modeSchema } from "@/lib/schemas/prediction";
+
+/** The predictions file's part in the multipart body. */
+export const PREDICTIONS_FIELD = "predictions";
+
+const metadataJson = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    if (text === "") return {};
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: 'not JSON: send an object such as {"scaffold_version": "1.2"}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    submissionMetadataSchema.refine((m) => Object.keys(m).length <= 50, "at most 50 keys"),
+  );
+
+const chainList = z
+  .string()
+  .transform((s) => s.split(/[\s,]+/).filter(Boolean))
+  .refine((ids) => ids.length > 0, "list at least one chain id, or leave the field out for every chain");
+
+/**
+ * The text fields of a submission upload (multipart/form-data), besides the
+ * `predictions` file. `chains` may be comma- or space-separated, or repeated.
+ */
+export const submissionRequestSchema = z.object({
+  /** the System's id (the web form's choice), or `<team slug>/<system name>` (`chainswe submit --system`) */
+  system: z.string().trim().min(1, "required: the id of one of your team's systems, or <team>/<system name>"),
+  dataset_version: z.string().trim().min(1, "required, e.g. v1"),
+  mode: z.string().trim().pipe(modeSchema),
+  /** JSON object of string, number, boolean or null values, shown beside the results */
+  metadata: metadataJson.optional(),
+  /** grade only these chains (default: every chain of the version) */
+  chains: chainList.optional(),
+});
+export type SubmissionRequest = z.infer<typeof submissionRequestSchema>;
+
+export const FIELD_NAMES = Object.keys(submissionRequestSchema.shape);
+/** a field's text; metadata is the only long one */
+export const MAX_FIELD_BYTES = 64 * 1024;
+
+/** The fields, parsed; the first problem names its field. */
+export function parseFields(fields: Record<string, string>): SubmissionRequest {
+  const parsed = submissionRequestSchema.safeParse(fields);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0] ?? "");
+  const message = issue.code === "invalid_value" && field === "mode" ? `must be one of ${modeSchema.options.join(", ")}` : issue.message;
+  throw new FieldError(field, fields[field] === undefined && issue.code === "invalid_type" ? "required" : message);
+}
