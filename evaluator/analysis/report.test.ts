@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { GradedBug } from "@/lib/schemas/results";
 import { grades, makeRun } from "@/evaluator/scoring/test-fixtures";
-import { buildReport, formatReportTables, reportSchema, type ModeReport, type Report } from "./report";
+import { buildReport, reportSchema, type ModeReport, type Report } from "./report";
+import { formatReportTables } from "./report-text";
 
 const CHAINS: [string, number][] = [
   ["c1", 3],

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { buildReport, formatReportTables } from "@/evaluator/analysis/report";
+import { buildReport } from "@/evaluator/analysis/report";
+import { formatReportTables } from "@/evaluator/analysis/report-text";
 import { loadRunResults } from "@/evaluator/replay";
 import { POSITION_SETS } from "@/evaluator/scoring/outcomes";
 import { z } from "zod";
