@@ -6,21 +6,29 @@
  * Works without JavaScript as plain form posts; with it, refusals show beside the form.
  */
 import { useActionState } from "react";
-import { cancelAction, rerunAction, visibilityAction, type ActionResult } from "@/app/submissions/[id]/actions";
+import { cancelAction, rerunAction, visibilityAction } from "@/app/submissions/[id]/actions";
+import { IDLE, type ActionResult } from "@/lib/action-result";
 import type { SubmissionActions as Allowed } from "@/lib/submissions/visibility";
 
 /** The action's outcome, unless it is about one field (FieldMessage shows that beside the field). */
 function Outcome({ result }: { result: ActionResult }) {
-  if (!result || (!result.ok && result.field)) return null;
+  if (result.status === "ok") {
+    return (
+      <span role="status" className="muted">
+        {result.message}
+      </span>
+    );
+  }
+  if (result.status !== "error" || !result.message) return null;
   return (
-    <span role={result.ok ? "status" : "alert"} className={result.ok ? "muted" : "error"}>
+    <span role="alert" className="error">
       {result.message}
     </span>
   );
 }
 
 function FieldMessage({ result, field, id }: { result: ActionResult; field: string; id: string }) {
-  const message = result && !result.ok && result.field === field ? result.message : null;
+  const message = result.status === "error" ? result.fields[field] : null;
   return (
     <span id={id} role="alert" className="error">
       {message}
@@ -29,7 +37,7 @@ function FieldMessage({ result, field, id }: { result: ActionResult; field: stri
 }
 
 function VisibilityButton({ id, action, label, secondary }: { id: string; action: string; label: string; secondary?: boolean }) {
-  const [result, submit, pending] = useActionState(visibilityAction.bind(null, id), null);
+  const [result, submit, pending] = useActionState<ActionResult, FormData>(visibilityAction.bind(null, id), IDLE);
   return (
     <form action={submit} className="inline-action">
       <input type="hidden" name="action" value={action} />
@@ -42,8 +50,8 @@ function VisibilityButton({ id, action, label, secondary }: { id: string; action
 }
 
 function RejectForm({ id }: { id: string }) {
-  const [result, submit, pending] = useActionState(visibilityAction.bind(null, id), null);
-  const reasonError = !!result && !result.ok && result.field === "reason";
+  const [result, submit, pending] = useActionState<ActionResult, FormData>(visibilityAction.bind(null, id), IDLE);
+  const reasonError = result.status === "error" && "reason" in result.fields;
   return (
     <form action={submit} className="stack">
       <input type="hidden" name="action" value="reject" />
@@ -62,8 +70,8 @@ function RejectForm({ id }: { id: string }) {
   );
 }
 
-function PlainButton({ label, act }: { label: string; act: (prev: ActionResult) => Promise<ActionResult> }) {
-  const [result, submit, pending] = useActionState(act, null);
+function PlainButton({ label, act }: { label: string; act: (prev: ActionResult, form: FormData) => Promise<ActionResult> }) {
+  const [result, submit, pending] = useActionState<ActionResult, FormData>(act, IDLE);
   return (
     <form action={submit} className="inline-action">
       <button type="submit" className="secondary" disabled={pending}>

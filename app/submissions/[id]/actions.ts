@@ -8,20 +8,16 @@ import { formAction } from "@/lib/form-action";
 import { revalidatePath } from "next/cache";
 import { getViewer } from "@/lib/auth/viewer";
 import { cancelSubmissionFor, changeVisibility, rerunSubmission } from "@/lib/submissions/review";
-import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { visibilityLabel } from "@/lib/submissions/visibility";
-
-export type ActionResult = { ok: true; message: string } | { ok: false; message: string; field?: string } | null;
+import { failure, ok, type ActionResult } from "@/lib/action-result";
 
 async function run(id: string, act: () => Promise<string>): Promise<ActionResult> {
   try {
     const message = await act();
     revalidatePath(`/submissions/${id}`);
-    return { ok: true, message };
+    return ok(null, message);
   } catch (e) {
-    if (e instanceof FieldError) return { ok: false, field: e.field, message: e.message.replace(/^[^:]+: /, "") };
-    if (e instanceof ForbiddenError || e instanceof NotFoundError) return { ok: false, message: e.message };
-    throw e;
+    return failure(e);
   }
 }
 
