@@ -17,8 +17,9 @@ import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { QUEUE_LABEL } from "@/evaluator/queue/labels";
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
-import { docker, type ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
-import { EnvironmentError, coerceError } from "@/lib/errors";
+import { ChainStop } from "@/evaluator/replay/chain-stop";
+import { docker, type SandboxLimits } from "@/evaluator/sandbox";
+import { coerceError } from "@/lib/errors";
 import {
   CHAINS_QUEUE,
   QUEUE_PREFIX,
@@ -51,13 +52,10 @@ export type DistributedWorker = {
   stop(opts?: { release?: boolean }): Promise<void>;
 };
 
-class Replay {
-  sandbox: ChainContainers | undefined;
-  stopped: string | undefined;
-  constructor(readonly job: ChainJob) {}
-  stop(reason: string): void {
-    this.stopped ??= reason;
-    void this.sandbox?.remove().catch(() => {});
+/** A chain being replayed here, stoppable by the site (its abort key) or by this worker's stop. */
+class Replay extends ChainStop {
+  constructor(readonly job: ChainJob) {
+    super();
   }
 }
 
@@ -128,18 +126,16 @@ export async function startDistributedWorker(o: DistributedWorkerOptions): Promi
           // display only: a lost progress report costs nothing
           await report({ kind: "progress", ...lease, bug: { order, resolved, fingerprint } }).catch(() => {});
         },
-        onSandbox: (s) => (replay.sandbox = s),
-        checkStopped: () => {
-          if (replay.stopped) throw new EnvironmentError(`chain run stopped: ${replay.stopped}`);
-        },
+        onSandbox: replay.attach,
+        checkStopped: replay.throwIfStopped,
         log: (line) => o.log(`${name}: ${line}`),
       });
       await report({ kind: "graded", ...lease, workerId: o.workerId, bugs });
       o.log(`${name}: done, ${bugs.filter((b) => b.bug.resolved).length}/${bugs.length} resolved`);
     } catch (e) {
-      if (replay.stopped) {
-        await report({ kind: "released", ...lease, workerId: o.workerId, reason: replay.stopped });
-        o.log(`${name}: released (${replay.stopped})`);
+      if (replay.reason) {
+        await report({ kind: "released", ...lease, workerId: o.workerId, reason: replay.reason });
+        o.log(`${name}: released (${replay.reason})`);
       } else {
         const error = toWireError(e, job.chain.continuous_id);
         await report({ kind: "failed", ...lease, workerId: o.workerId, error });
@@ -165,7 +161,7 @@ export async function startDistributedWorker(o: DistributedWorkerOptions): Promi
   /** Stops the chains the site no longer wants (cancelled, re-run): their containers go at once. */
   const honourAborts = async () => {
     for (const r of running) {
-      if (!r.stopped && (await presence.exists(abortKey(r.job.leaseOwner)))) r.stop("cancelled or re-run on the site");
+      if (!r.reason && (await presence.exists(abortKey(r.job.leaseOwner)))) r.stop("cancelled or re-run on the site");
     }
   };
   let ticks = 0;

@@ -8,8 +8,9 @@
  * and another worker claims the job again.
  */
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
-import type { ChainContainers, SandboxLimits } from "@/evaluator/sandbox";
-import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
+import { ChainStop } from "@/evaluator/replay/chain-stop";
+import type { SandboxLimits } from "@/evaluator/sandbox";
+import { DatasetError, coerceError } from "@/lib/errors";
 import { completeJob } from "./complete";
 import { failJob, releaseJob } from "./fail";
 import { heartbeatJob } from "./heartbeat";
@@ -37,8 +38,7 @@ export type ChainRunContext = { policy: QueuePolicy; limits: SandboxLimits; load
 type AbortReason = "lease_lost" | "released";
 
 export class ChainRun {
-  private abortReason: AbortReason | undefined;
-  private sandbox: ChainContainers | undefined;
+  private readonly stopper = new ChainStop<AbortReason>();
 
   constructor(
     readonly job: ClaimedJob,
@@ -55,12 +55,7 @@ export class ChainRun {
    * "released" gives the job back to the queue; "lease_lost" drops the work.
    */
   abort(reason: AbortReason): void {
-    this.abortReason ??= reason;
-    void this.sandbox?.remove().catch(() => {});
-  }
-
-  private throwIfAborted(): void {
-    if (this.abortReason) throw new EnvironmentError(`chain run aborted: ${this.abortReason}`);
+    this.stopper.stop(reason);
   }
 
   /** Heartbeats every third of the lease; losing the lease aborts the run. */
@@ -93,8 +88,8 @@ export class ChainRun {
       limits: this.ctx.limits,
       labels: jobSandboxLabels(this.job),
       onBug: (a) => this.bugGraded(a),
-      onSandbox: (s) => (this.sandbox = s),
-      checkStopped: () => this.throwIfAborted(),
+      onSandbox: this.stopper.attach,
+      checkStopped: this.stopper.throwIfStopped,
       log: (line) => this.ctx.log(`${this.name}: ${line}`),
     });
   }
@@ -118,7 +113,7 @@ export class ChainRun {
   /** Ends an attempt that did not hand in results: released, dropped, or failed (retried or not). */
   private async endWithout(error: unknown): Promise<void> {
     const { jobId, leaseOwner } = this.job;
-    if (this.abortReason === "released") {
+    if (this.stopper.reason === "released") {
       const released = await releaseJob({ jobId, workerId: leaseOwner, reason: "the worker stopped" });
       this.ctx.log(`${this.name}: ${released ? "released back to the queue" : "not released (no longer ours)"}`);
       return;
