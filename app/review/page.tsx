@@ -5,7 +5,7 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
-import { EstimateCell } from "@/components/leaderboard/EstimateCell";
+import { EstimateText } from "@/components/leaderboard/EstimateCell";
 import { notFound } from "next/navigation";
 import { MODE_LABELS } from "@/evaluator/scoring";
 import { canReview } from "@/lib/authz";
@@ -35,46 +35,29 @@ export default async function ReviewPage() {
         {pending.length === 0 ? (
           <p className="muted">No submission is waiting for review.</p>
         ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">System</th>
-                  <th scope="col">Team</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Dataset</th>
-                  <th scope="col">Requested</th>
-                  <th scope="col" className="num">
-                    Per-bug %
-                  </th>
-                  <th scope="col" className="num">
-                    Chain %
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {pending.map((p) => {
-                  const headline = p.scores?.headline;
-                  return (
-                    <tr key={p.id}>
-                      <th scope="row">
-                        <Link href={`/submissions/${p.id}`}>{p.system.name}</Link>
-                        <div className="muted">
-                          {p.system.model} · {p.system.contextConfig}
-                        </div>
-                      </th>
-                      <td>{p.team.name}</td>
-                      <td>{MODE_LABELS[p.mode]}</td>
-                      <td>{p.datasetVersion}</td>
-                      <td>{utcWhen(p.publishRequestedAt)}</td>
-                      <EstimateCell estimate={headline?.perBug} />
-                      <EstimateCell estimate={headline?.chain} />
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={[
+              {
+                header: "System",
+                cell: (p) => (
+                  <>
+                    <Link href={`/submissions/${p.id}`}>{p.system.name}</Link>
+                    <div className="muted">
+                      {p.system.model} · {p.system.contextConfig}
+                    </div>
+                  </>
+                ),
+              },
+              { header: "Team", cell: (p) => p.team.name },
+              { header: "Mode", cell: (p) => MODE_LABELS[p.mode] },
+              { header: "Dataset", cell: (p) => p.datasetVersion },
+              { header: "Requested", cell: (p) => utcWhen(p.publishRequestedAt) },
+              { header: "Per-bug %", numeric: true, cell: (p) => <EstimateText estimate={p.scores?.headline?.perBug} /> },
+              { header: "Chain %", numeric: true, cell: (p) => <EstimateText estimate={p.scores?.headline?.chain} /> },
+            ]}
+            rows={pending}
+            rowKey={(p) => p.id}
+          />
         )}
         <p className="muted">Per-bug % and chain % are strict for Seq and Seq+Mem (as in the paper), over the chains each submission covers.</p>
       </section>

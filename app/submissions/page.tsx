@@ -15,6 +15,7 @@ import { SUBMISSION_STATUSES, VISIBILITIES } from "@/lib/schemas/columns";
 import { MODES } from "@/lib/schemas/prediction";
 import { visibilityLabel } from "@/lib/submissions/visibility";
 import { utcWhen } from "@/lib/format";
+import { DataTable } from "@/components/ui/DataTable";
 
 export const metadata: Metadata = { title: "Submissions · ChainSWE" };
 
@@ -136,54 +137,47 @@ export default async function SubmissionsPage({ searchParams }: Props) {
       {page.items.length === 0 ? (
         <EmptyState viewer={viewer} filtered={filtered || !!query.cursor} />
       ) : (
-        <div className="table-scroll">
-          <table className="submission-list">
-            <thead>
-              <tr>
-                <th scope="col">System</th>
-                <th scope="col">Team</th>
-                <th scope="col">Model</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Dataset</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Bugs resolved
-                </th>
-                <th scope="col">Visibility</th>
-                <th scope="col">Submitted</th>
-                <th scope="col">Finished</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row">
-                    <Link href={`/submissions/${encodeURIComponent(s.id)}`}>{s.system.name}</Link>
-                  </th>
-                  <td>{s.system.team.name}</td>
-                  <td>{s.system.model}</td>
-                  <td>{MODE_LABELS[s.mode]}</td>
-                  <td>{s.datasetVersion}</td>
-                  <td>
-                    {s.status}
-                    {s.status === "running" && <span className="muted"> ({s.chains.done}/{s.chains.total} chains)</span>}
-                  </td>
-                  <td className="num">
-                    <Link href={`/submissions/${encodeURIComponent(s.id)}`}>
-                      {s.bugs.resolved}/{s.bugs.total}
-                    </Link>
-                    {s.bugs.graded < s.bugs.total && <span className="muted"> ({s.bugs.graded} graded)</span>}
-                  </td>
-                  <td>
-                    <span className={`badge ${s.visibility}`}>{visibilityLabel(s.visibility)}</span>
-                  </td>
-                  <td>{utcWhen(s.createdAt)}</td>
-                  <td>{utcWhen(s.finishedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="submission-list"
+          columns={[
+            { header: "System", cell: (s) => <Link href={`/submissions/${encodeURIComponent(s.id)}`}>{s.system.name}</Link> },
+            { header: "Team", cell: (s) => s.system.team.name },
+            { header: "Model", cell: (s) => s.system.model },
+            { header: "Mode", cell: (s) => MODE_LABELS[s.mode] },
+            { header: "Dataset", cell: (s) => s.datasetVersion },
+            {
+              header: "Status",
+              cell: (s) => (
+                <>
+                  {s.status}
+                  {s.status === "running" && (
+                    <span className="muted">
+                      {" "}
+                      ({s.chains.done}/{s.chains.total} chains)
+                    </span>
+                  )}
+                </>
+              ),
+            },
+            {
+              header: "Bugs resolved",
+              numeric: true,
+              cell: (s) => (
+                <>
+                  <Link href={`/submissions/${encodeURIComponent(s.id)}`}>
+                    {s.bugs.resolved}/{s.bugs.total}
+                  </Link>
+                  {s.bugs.graded < s.bugs.total && <span className="muted"> ({s.bugs.graded} graded)</span>}
+                </>
+              ),
+            },
+            { header: "Visibility", cell: (s) => <span className={`badge ${s.visibility}`}>{visibilityLabel(s.visibility)}</span> },
+            { header: "Submitted", cell: (s) => utcWhen(s.createdAt) },
+            { header: "Finished", cell: (s) => utcWhen(s.finishedAt) },
+          ]}
+          rows={page.items}
+          rowKey={(s) => s.id}
+        />
       )}
       <nav className="pager" aria-label="Pages">
         {query.cursor && <Link href={href(query)}>← Newest</Link>}

@@ -2,13 +2,13 @@
 import { useActionState } from "react";
 import { changeSiteRoleAction } from "@/app/admin/actions";
 import { IDLE } from "@/lib/action-result";
+import { InlineError } from "@/components/ui/form";
 
 const LABELS = { reviewer: "reviewer", site_admin: "site admin" } as const;
 
 /** One grant or revoke button for one user's site role, with its error beside it. */
 export function AdminRoleButton({ username, role, has }: { username: string; role: keyof typeof LABELS; has: boolean }) {
   const [result, action, pending] = useActionState(changeSiteRoleAction, IDLE);
-  const error = result.status === "error" ? (result.message ?? Object.values(result.fields)[0]) : undefined;
   const verb = has ? "Revoke" : "Grant";
   return (
     <form action={action} className="inline">
@@ -18,12 +18,7 @@ export function AdminRoleButton({ username, role, has }: { username: string; rol
       <button type="submit" className={has ? "secondary" : undefined} disabled={pending} aria-label={`${verb} ${LABELS[role]} ${has ? "from" : "to"} ${username}`}>
         {verb}
       </button>
-      {error && (
-        <span className="error" role="alert">
-          {" "}
-          {error}
-        </span>
-      )}
+      <InlineError result={result} />
     </form>
   );
 }

@@ -5,7 +5,16 @@ import { formatInterval, formatPercent } from "@/evaluator/scoring";
 export function EstimateCell({ estimate }: { estimate: Estimate | null | undefined }) {
   return (
     <td className="num">
-      {formatPercent(estimate?.value)} <small className="muted">{formatInterval(estimate?.ci)}</small>
+      <EstimateText estimate={estimate} />
     </td>
+  );
+}
+
+/** The same, inside a cell made elsewhere (a DataTable column). */
+export function EstimateText({ estimate }: { estimate: Estimate | null | undefined }) {
+  return (
+    <>
+      {formatPercent(estimate?.value)} <small className="muted">{formatInterval(estimate?.ci)}</small>
+    </>
   );
 }

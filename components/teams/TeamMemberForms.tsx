@@ -2,7 +2,7 @@
 import { useActionState } from "react";
 import { TEAM_ROLES, type TeamRole } from "@/lib/schemas/columns";
 import { IDLE, fieldError, typed, type ActionResult } from "@/lib/action-result";
-import { Field, FormMessage, TextField, describedBy } from "@/components/ui/form";
+import { Field, FormMessage, InlineError, TextField, describedBy } from "@/components/ui/form";
 
 type Action = (prev: ActionResult, form: FormData) => Promise<ActionResult>;
 
@@ -38,7 +38,6 @@ export function TeamInviteForm({ action }: { action: Action }) {
  */
 export function TeamMemberControls({ action, who, role, manage, self }: { action: Action; who: string; role: TeamRole; manage: boolean; self: boolean }) {
   const [result, formAction, pending] = useActionState(action, IDLE);
-  const error = result.status === "error" ? (result.message ?? Object.values(result.fields)[0]) : undefined;
   return (
     <form action={formAction} className="inline">
       {manage && (
@@ -60,12 +59,7 @@ export function TeamMemberControls({ action, who, role, manage, self }: { action
           {self ? "Leave team" : "Remove"}
         </button>
       )}
-      {error && (
-        <span className="error" role="alert">
-          {" "}
-          {error}
-        </span>
-      )}
+      <InlineError result={result} />
     </form>
   );
 }
@@ -73,7 +67,6 @@ export function TeamMemberControls({ action, who, role, manage, self }: { action
 /** An open invitation's buttons: Accept and Decline for its invitee, Withdraw for the team's admins. */
 export function InvitationControls({ action, side, what }: { action: Action; side: "invitee" | "team"; what: string }) {
   const [result, formAction, pending] = useActionState(action, IDLE);
-  const error = result.status === "error" ? (result.message ?? Object.values(result.fields)[0]) : undefined;
   return (
     <form action={formAction} className="inline">
       {side === "invitee" ? (
@@ -90,12 +83,7 @@ export function InvitationControls({ action, side, what }: { action: Action; sid
           Withdraw
         </button>
       )}
-      {error && (
-        <span className="error" role="alert">
-          {" "}
-          {error}
-        </span>
-      )}
+      <InlineError result={result} />
     </form>
   );
 }

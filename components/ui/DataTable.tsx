@@ -24,6 +24,7 @@ export function DataTable<Row>({
   caption,
   empty,
   rowHeader = true,
+  className,
 }: {
   columns: Column<Row>[];
   rows: Row[];
@@ -31,12 +32,13 @@ export function DataTable<Row>({
   caption?: ReactNode;
   empty?: ReactNode;
   rowHeader?: boolean;
+  className?: string;
 }) {
   if (rows.length === 0 && empty !== undefined) return <p className="muted">{empty}</p>;
   const numeric = (c: Column<Row>) => (c.numeric ? "num" : undefined);
   return (
     <div className="table-scroll">
-      <table>
+      <table className={className}>
         {caption && <caption>{caption}</caption>}
         <thead>
           <tr>

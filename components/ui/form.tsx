@@ -79,3 +79,15 @@ export function TextField({ id, label, name, result, type = "text", hint, defaul
     </Field>
   );
 }
+
+/** A one-line form's error (a button in a table row), shown after its buttons: the message, or the first field's. */
+export function InlineError({ result }: { result: ActionResult<unknown> }) {
+  const error = result.status === "error" ? (result.message ?? Object.values(result.fields)[0]) : undefined;
+  if (!error) return null;
+  return (
+    <span className="error" role="alert">
+      {" "}
+      {error}
+    </span>
+  );
+}

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 3: one hostile upload must not stall the site. The check runs
+ * One hostile upload must not stall the site (docs/SECURITY.md). The check runs
  * on a worker thread while this thread keeps answering HTTP requests.
  */
 import { once } from "node:events";
