@@ -20,7 +20,10 @@ export function exportTable<T>(name: string, columns: readonly ExportColumn<T>[]
 }
 
 /** The export as a download: CSV, or JSON `{ table, ...meta, columns, rows }` with the same columns. */
-export function exportResponse(table: ExportTable, format: "csv" | "json", meta: Record<string, ExportCell | string[]> = {}): Response {
+/** What goes with a table: its dataset version, scoring, filters. */
+export type ExportMeta = Record<string, ExportCell | string[]>;
+
+export function exportResponse(table: ExportTable, format: "csv" | "json", meta: ExportMeta = {}): Response {
   if (format === "csv") return csvResponse(toCsv(table.columns, table.rows), `${table.name}.csv`);
   return json({ table: table.name, ...meta, columns: table.columns.map((c) => c.label), rows: table.rows });
 }

@@ -6,66 +6,18 @@
  */
 import { compareExportQuerySchema } from "@/lib/analysis/url";
 import { getRequestViewer } from "@/lib/auth/viewer";
-import type { ChainWinLoss } from "@/lib/compare/view";
 import { getComparison } from "@/lib/compare/data";
-import type { LeaderboardRow } from "@/lib/leaderboard/data";
-import { FieldError } from "@/lib/errors";
-import { exportResponse, exportTable, type ExportColumn } from "@/lib/export-table";
+import { exportResponse } from "@/lib/export-table";
 import { errorResponse } from "@/lib/http";
+import { compareExport } from "@/lib/compare/export";
 import { parseQuery } from "@/lib/view-query";
 
 export async function GET(req: Request): Promise<Response> {
   try {
     const q = parseQuery(compareExportQuerySchema, new URL(req.url).searchParams);
     const view = await getComparison(await getRequestViewer(req, "read"), q);
-    const meta = { version: view.version, scoring: q.scoring, a: view.a?.submissionId ?? null, b: view.b?.submissionId ?? null };
-    const name = `chainswe-compare-${q.table}-${view.version ?? "none"}-${q.scoring}`;
-    if (q.table === "systems") {
-      const columns: ExportColumn<LeaderboardRow>[] = [
-        { label: "submission", value: (r) => r.submissionId },
-        { label: "system", value: (r) => r.system.name },
-        { label: "team", value: (r) => r.team.name },
-        { label: "model", value: (r) => r.system.model },
-        { label: "context_config", value: (r) => r.system.contextConfig },
-        { label: "mode", value: (r) => r.mode },
-        { label: "cost_per_chain_usd", value: (r) => r.costPerChain },
-        { label: "per_bug_pct", value: (r) => r.perBug.value },
-        { label: "per_bug_ci_low", value: (r) => r.perBug.ci[0] },
-        { label: "per_bug_ci_high", value: (r) => r.perBug.ci[1] },
-        { label: "compared", value: (r) => (r.submissionId === view.a?.submissionId ? "A" : r.submissionId === view.b?.submissionId ? "B" : "") },
-      ];
-      return exportResponse(exportTable(name, columns, view.rows), q.format, meta);
-    }
-    if (!view.a || !view.b) throw new FieldError(view.a ? "b" : "a", "pick both submissions to compare");
-    if (!view.paired) throw new FieldError("b", `these two cannot be compared: ${view.problem ?? "no results"}`);
-    const paired = view.paired;
-    if (q.table === "chains") {
-      const columns: ExportColumn<ChainWinLoss>[] = [
-        { label: "continuous_id", value: (r) => r.continuousId },
-        { label: "length", value: (r) => r.length },
-        { label: "a_resolved", value: (r) => r.a },
-        { label: "b_resolved", value: (r) => r.b },
-        { label: "more_resolved_by", value: (r) => r.winner },
-      ];
-      return exportResponse(exportTable(name, columns, view.chains), q.format, meta);
-    }
-    const columns: ExportColumn<typeof paired>[] = [
-      { label: "a_system", value: (p) => p.a.system },
-      { label: "a_mode", value: (p) => p.a.mode },
-      { label: "a_per_bug_pct", value: (p) => p.a.per_bug },
-      { label: "b_system", value: (p) => p.b.system },
-      { label: "b_mode", value: (p) => p.b.mode },
-      { label: "b_per_bug_pct", value: (p) => p.b.per_bug },
-      { label: "difference_pts", value: (p) => p.difference.value },
-      { label: "ci_low", value: (p) => p.difference.ci[0] },
-      { label: "ci_high", value: (p) => p.difference.ci[1] },
-      { label: "chains", value: (p) => p.chains },
-      { label: "bugs", value: (p) => p.bugs },
-      { label: "a_wins", value: (p) => p.wins },
-      { label: "b_wins", value: (p) => p.losses },
-      { label: "ties", value: (p) => p.ties },
-    ];
-    return exportResponse(exportTable(name, columns, [paired]), q.format, meta);
+    const { table, meta } = compareExport(q, view);
+    return exportResponse(table, q.format, meta);
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,0 +1,63 @@
+/**
+ * /compare's tables for GET /api/v1/compare: their columns as JSON fields and CSV
+ * headers (`table=difference|chains|systems`).
+ */
+import type { z } from "zod";
+import type { compareExportQuerySchema } from "@/lib/analysis/url";
+import type { getComparison } from "@/lib/compare/data";
+import type { ChainWinLoss } from "@/lib/compare/view";
+import { FieldError } from "@/lib/errors";
+import { exportTable, type ExportColumn, type ExportMeta, type ExportTable } from "@/lib/export-table";
+import type { LeaderboardRow } from "@/lib/leaderboard/data";
+
+/** The table asked for (`q.table`) and the facts that go with it, for JSON or CSV (exportResponse). */
+export function compareExport(q: z.infer<typeof compareExportQuerySchema>, view: Awaited<ReturnType<typeof getComparison>>): { table: ExportTable; meta: ExportMeta } {
+  const meta = { version: view.version, scoring: q.scoring, a: view.a?.submissionId ?? null, b: view.b?.submissionId ?? null };
+  const name = `chainswe-compare-${q.table}-${view.version ?? "none"}-${q.scoring}`;
+  if (q.table === "systems") {
+    const columns: ExportColumn<LeaderboardRow>[] = [
+      { label: "submission", value: (r) => r.submissionId },
+      { label: "system", value: (r) => r.system.name },
+      { label: "team", value: (r) => r.team.name },
+      { label: "model", value: (r) => r.system.model },
+      { label: "context_config", value: (r) => r.system.contextConfig },
+      { label: "mode", value: (r) => r.mode },
+      { label: "cost_per_chain_usd", value: (r) => r.costPerChain },
+      { label: "per_bug_pct", value: (r) => r.perBug.value },
+      { label: "per_bug_ci_low", value: (r) => r.perBug.ci[0] },
+      { label: "per_bug_ci_high", value: (r) => r.perBug.ci[1] },
+      { label: "compared", value: (r) => (r.submissionId === view.a?.submissionId ? "A" : r.submissionId === view.b?.submissionId ? "B" : "") },
+    ];
+    return { table: exportTable(name, columns, view.rows), meta };
+  }
+  if (!view.a || !view.b) throw new FieldError(view.a ? "b" : "a", "pick both submissions to compare");
+  if (!view.paired) throw new FieldError("b", `these two cannot be compared: ${view.problem ?? "no results"}`);
+  const paired = view.paired;
+  if (q.table === "chains") {
+    const columns: ExportColumn<ChainWinLoss>[] = [
+      { label: "continuous_id", value: (r) => r.continuousId },
+      { label: "length", value: (r) => r.length },
+      { label: "a_resolved", value: (r) => r.a },
+      { label: "b_resolved", value: (r) => r.b },
+      { label: "more_resolved_by", value: (r) => r.winner },
+    ];
+    return { table: exportTable(name, columns, view.chains), meta };
+  }
+  const columns: ExportColumn<typeof paired>[] = [
+    { label: "a_system", value: (p) => p.a.system },
+    { label: "a_mode", value: (p) => p.a.mode },
+    { label: "a_per_bug_pct", value: (p) => p.a.per_bug },
+    { label: "b_system", value: (p) => p.b.system },
+    { label: "b_mode", value: (p) => p.b.mode },
+    { label: "b_per_bug_pct", value: (p) => p.b.per_bug },
+    { label: "difference_pts", value: (p) => p.difference.value },
+    { label: "ci_low", value: (p) => p.difference.ci[0] },
+    { label: "ci_high", value: (p) => p.difference.ci[1] },
+    { label: "chains", value: (p) => p.chains },
+    { label: "bugs", value: (p) => p.bugs },
+    { label: "a_wins", value: (p) => p.wins },
+    { label: "b_wins", value: (p) => p.losses },
+    { label: "ties", value: (p) => p.ties },
+  ];
+  return { table: exportTable(name, columns, [paired]), meta };
+}
