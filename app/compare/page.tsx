@@ -9,7 +9,7 @@ import { ChartFigure, ExportLinks } from "@/components/charts/ChartFigure";
 import { CompareChainTable, CompareDifference, CompareSystemsTable } from "@/components/compare/CompareTables";
 import { CompareForm } from "@/components/compare/CompareForm";
 import { CompareScatter } from "@/components/compare/CompareScatter";
-import { compareQuerySchema, type CompareQuery } from "@/lib/analysis/url";
+import { compareQuerySchema, type CompareQuery } from "@/lib/compare/url";
 import { getViewer } from "@/lib/auth/viewer";
 import { getComparison, type CompareView } from "@/lib/compare/data";
 import { FieldError, NotFoundError } from "@/lib/errors";

@@ -8,7 +8,7 @@ import { ChartFigure, ExportLinks } from "@/components/charts/ChartFigure";
 import { PositionChart } from "@/components/positions/PositionChart";
 import { PositionFilters } from "@/components/positions/PositionFilters";
 import { PositionTable } from "@/components/positions/PositionTable";
-import { positionsQuerySchema, type PositionsQuery } from "@/lib/analysis/url";
+import { positionsQuerySchema, type PositionsQuery } from "@/lib/positions/url";
 import { getPositionsView } from "@/lib/positions/data";
 import { FieldError } from "@/lib/errors";
 import { positionSeries } from "@/lib/positions/view";

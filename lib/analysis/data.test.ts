@@ -8,7 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bugResultRow } from "@/evaluator/queue/results";
 import { pairedComparison } from "@/evaluator/scoring";
-import { analysisQuerySchema, compareQuerySchema, positionsQuerySchema } from "@/lib/analysis/url";
+import { analysisQuerySchema } from "@/lib/analysis/url";
+import { positionsQuerySchema } from "@/lib/positions/url";
+import { compareQuerySchema } from "@/lib/compare/url";
 import { FieldError, NotFoundError } from "@/lib/errors";
 import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
 import { parseQuery } from "@/lib/view-query";

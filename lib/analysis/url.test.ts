@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { FieldError } from "@/lib/errors";
 import { parseQuery } from "@/lib/view-query";
-import { analysisQuerySchema, compareExportQuerySchema, positionsQuerySchema } from "@/lib/analysis/url";
+import { analysisQuerySchema } from "@/lib/analysis/url";
+import { positionsQuerySchema } from "@/lib/positions/url";
+import { compareExportQuerySchema } from "@/lib/compare/url";
 
 describe("analysis queries", () => {
   it("parses queries: repeated systems, blanks as missing, defaults, a bad value named", () => {

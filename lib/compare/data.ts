@@ -6,7 +6,7 @@
  * /compare and its export route share it.
  */
 import { MODE_LABELS, pairedComparison, type PairedComparison } from "@/evaluator/scoring";
-import type { CompareQuery } from "@/lib/analysis/url";
+import type { CompareQuery } from "@/lib/compare/url";
 import type { Viewer } from "@/lib/authz";
 import { chainWinLoss, scatterPoints, type ChainWinLoss, type ScatterPoint } from "@/lib/compare/view";
 import { db } from "@/lib/db";

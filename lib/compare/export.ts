@@ -3,7 +3,7 @@
  * headers (`table=difference|chains|systems`).
  */
 import type { z } from "zod";
-import type { compareExportQuerySchema } from "@/lib/analysis/url";
+import type { compareExportQuerySchema } from "@/lib/compare/url";
 import type { getComparison } from "@/lib/compare/data";
 import type { ChainWinLoss } from "@/lib/compare/view";
 import { FieldError } from "@/lib/errors";

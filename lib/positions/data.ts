@@ -5,7 +5,7 @@
  * when asked for. /positions and its export route share it.
  */
 import { positionTable, reportedPositionTable, type PositionTable } from "@/lib/positions/view";
-import type { PositionsQuery } from "@/lib/analysis/url";
+import type { PositionsQuery } from "@/lib/positions/url";
 import { reportedPositionsByConfig, reportedPositionsByModel } from "@/lib/reference/paper";
 import { getLeaderboard } from "@/lib/leaderboard/data";
 

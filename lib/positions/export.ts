@@ -3,7 +3,7 @@
  * CSV headers (`table=by_config|by_model|reported_by_config|reported_by_model`).
  */
 import type { z } from "zod";
-import type { positionsExportQuerySchema } from "@/lib/analysis/url";
+import type { positionsExportQuerySchema } from "@/lib/positions/url";
 import type { getPositionsView } from "@/lib/positions/data";
 import { exportTable, type ExportCell, type ExportMeta, type ExportTable } from "@/lib/export-table";
 import type { PositionTable } from "@/lib/positions/view";

@@ -4,7 +4,7 @@
  * a, b (submission ids), scoring, version). A submission the caller may not
  * read (a bearer token with the "read" scope, or the session) is 404.
  */
-import { compareExportQuerySchema } from "@/lib/analysis/url";
+import { compareExportQuerySchema } from "@/lib/compare/url";
 import { getRequestViewer } from "@/lib/auth/viewer";
 import { getComparison } from "@/lib/compare/data";
 import { exportResponse } from "@/lib/export-table";

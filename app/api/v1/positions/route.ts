@@ -5,7 +5,7 @@
  * version, scoring, positions, config, model). Public data only. `vs_oracle` is
  * the relative change against the group's Oracle row as a fraction (−0.29 for −29%).
  */
-import { positionsExportQuerySchema } from "@/lib/analysis/url";
+import { positionsExportQuerySchema } from "@/lib/positions/url";
 import { getPositionsView } from "@/lib/positions/data";
 import { exportResponse } from "@/lib/export-table";
 import { errorResponse } from "@/lib/http";
