@@ -6,7 +6,8 @@
 import Link from "next/link";
 import { EstimateCell } from "@/components/leaderboard/EstimateCell";
 import { failurePageUrl, logPageUrl } from "@/lib/submissions/urls";
-import type { BugResultView, ChainResultsView, SubmissionScores } from "@/lib/submissions/view";
+import type { BugResultView, ChainResultsView } from "@/lib/submissions/view";
+import type { SubmissionScores } from "@/lib/submissions/scores";
 
 export function SubmissionScoresTable({ scores }: { scores: SubmissionScores }) {
   const rows =

@@ -14,7 +14,7 @@ import { FieldError } from "@/lib/errors";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { getLeaderboard, type LeaderboardRow } from "@/lib/leaderboard/data";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
-import { readableSubmission } from "@/lib/submissions/view";
+import { readableSubmission } from "@/lib/submissions/access";
 
 export type ComparePick = {
   submissionId: string;

@@ -32,7 +32,7 @@ import {
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { fingerprintSchema, type Fingerprint } from "@/lib/schemas/results";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
-import { readableSubmission } from "@/lib/submissions/view";
+import { readableSubmission } from "@/lib/submissions/access";
 
 export type FailingTest = { id: string; list: "FAIL_TO_PASS" | "PASS_TO_PASS"; excerpt: LogExcerpt | null };
 

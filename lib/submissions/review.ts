@@ -17,7 +17,8 @@ import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { visibilitySchema, type AuditAction, type Visibility } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { isEvaluationOpen, OWN_TEAM_DECISION, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
-import { readableSubmission, scoresForSubmissions, type SubmissionScores } from "@/lib/submissions/view";
+import { readableSubmission } from "@/lib/submissions/access";
+import { scoresForSubmissions, type SubmissionScores } from "@/lib/submissions/scores";
 
 const CHANGED_MEANWHILE = "the submission changed meanwhile; reload the page and try again";
 

@@ -11,6 +11,7 @@ import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-d
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let view: typeof import("@/lib/submissions/view");
+let downloads: typeof import("@/lib/submissions/downloads");
 let member: Viewer;
 let outsider: Viewer;
 let reviewer: Viewer;
@@ -32,6 +33,7 @@ const setVisibility = (visibility: string) => t.db.submission.update({ where: { 
 beforeAll(async () => {
   t = await openTestDb();
   view = await import("@/lib/submissions/view");
+  downloads = await import("@/lib/submissions/downloads");
   const queue = await import("@/evaluator/queue");
   const { ensureSystem } = await import("@/lib/teams/systems");
   const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", model: "gpt-x", scaffold: "swe-agent", contextConfig: "Summarize" });
@@ -143,42 +145,42 @@ describe("getSubmissionForViewer", () => {
 
 describe("resultsJsonl", () => {
   it("writes one SPEC §3 line per graded bug, as the evaluator does, with the prediction's cost", async () => {
-    const text = await view.resultsJsonl(member, id);
+    const text = await downloads.resultsJsonl(member, id);
     const lines = text.trimEnd().split("\n").map((l) => gradedBugSchema.parse(JSON.parse(l)));
     expect(lines).toHaveLength(6);
     for (const [i, line] of lines.entries()) expect(line).toMatchObject(handedIn[i]!.bug);
     expect(lines[0]!.cost_usd).toBeGreaterThan(0);
     expect(text.endsWith("\n")).toBe(true);
-    await expect(view.resultsJsonl(outsider, id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(downloads.resultsJsonl(outsider, id)).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
 describe("bugLog", () => {
   it("gives one bug's full log to readers, with a file name", async () => {
-    const log = await view.bugLog(reviewer, id, "moneyx-chain-1", 2);
+    const log = await downloads.bugLog(reviewer, id, "moneyx-chain-1", 2);
     expect(log.text).toBe(handedIn.find((a) => a.bug.continuous_id === "moneyx-chain-1" && a.bug.order === 2)!.log);
     expect(log.filename).toBe(`${id}-moneyx-chain-1-2.log`);
-    await expect(view.bugLog(member, id, "moneyx-chain-1", 9)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(view.bugLog(member, id, "moneyx-chain-1", Number.NaN)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(view.bugLog(null, id, "moneyx-chain-1", 2)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(downloads.bugLog(member, id, "moneyx-chain-1", 9)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(downloads.bugLog(member, id, "moneyx-chain-1", Number.NaN)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(downloads.bugLog(null, id, "moneyx-chain-1", 2)).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
 describe("predictionsJsonl", () => {
   it("is for the team and reviewers only, even once the submission is public", async () => {
-    const text = await view.predictionsJsonl(member, id);
+    const text = await downloads.predictionsJsonl(member, id);
     const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.continuous_id, l.order])).toEqual([
       ["inikit-chain-1", 1], ["inikit-chain-1", 2], ["inikit-chain-1", 3],
       ["moneyx-chain-1", 1], ["moneyx-chain-1", 2], ["moneyx-chain-1", 3],
     ]);
     expect(lines[0]).toMatchObject({ model_name_or_path: "alpha-agent", model_patch: expect.stringContaining("diff --git") });
-    await expect(view.predictionsJsonl(reviewer, id)).resolves.toBe(text);
+    await expect(downloads.predictionsJsonl(reviewer, id)).resolves.toBe(text);
     await setVisibility("public");
     try {
-      await expect(view.predictionsJsonl(null, id)).rejects.toBeInstanceOf(NotFoundError);
-      await expect(view.predictionsJsonl(outsider, id)).rejects.toBeInstanceOf(NotFoundError);
-      await expect(view.resultsJsonl(null, id)).resolves.toContain("inikit-chain-1");
+      await expect(downloads.predictionsJsonl(null, id)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(downloads.predictionsJsonl(outsider, id)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(downloads.resultsJsonl(null, id)).resolves.toContain("inikit-chain-1");
     } finally {
       await setVisibility("private");
     }

@@ -1,6 +1,6 @@
 /** GET /api/v1/submissions/[id]/results.jsonl: the graded bugs as SPEC §3 lines, for whoever may read the submission. */
 import { getRequestViewer } from "@/lib/auth/viewer";
-import { resultsJsonl } from "@/lib/submissions/view";
+import { resultsJsonl } from "@/lib/submissions/downloads";
 import { errorResponse } from "@/lib/http";
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {

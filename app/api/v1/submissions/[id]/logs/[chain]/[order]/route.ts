@@ -1,6 +1,6 @@
 /** GET /api/v1/submissions/[id]/logs/[chain]/[order]: one graded bug's full test log, for whoever may read the submission. */
 import { getRequestViewer } from "@/lib/auth/viewer";
-import { bugLog } from "@/lib/submissions/view";
+import { bugLog } from "@/lib/submissions/downloads";
 import { errorResponse } from "@/lib/http";
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; chain: string; order: string }> }): Promise<Response> {

@@ -8,7 +8,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { LogView } from "@/components/submissions/LogView";
 import { getViewer } from "@/lib/auth/viewer";
-import { bugLog } from "@/lib/submissions/view";
+import { bugLog } from "@/lib/submissions/downloads";
 import { NotFoundError } from "@/lib/errors";
 import { failurePageUrl, logDownloadUrl } from "@/lib/submissions/urls";
 

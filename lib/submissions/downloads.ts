@@ -1,0 +1,60 @@
+/**
+ * A submission's files as a viewer may download them: results.jsonl (the
+ * evaluator's own line writer), one bug's test log, and the predictions (the
+ * team's patches: the team and reviewers only, even once public).
+ */
+import { resultLine } from "@/evaluator/replay/output";
+import type { Viewer } from "@/lib/authz";
+import { db } from "@/lib/db";
+import { NotFoundError } from "@/lib/errors";
+import { parseColumn } from "@/lib/schemas/columns";
+import { predictionMetaSchema } from "@/lib/schemas/prediction";
+import { runResultsForSubmission } from "@/lib/submissions/run-results";
+import { readableSubmission } from "@/lib/submissions/access";
+
+/** The submission's graded bugs as SPEC §3 results.jsonl lines (the evaluator's own serializer), chain by chain. */
+export async function resultsJsonl(viewer: Viewer | null, id: string): Promise<string> {
+  await readableSubmission(viewer, id);
+  const run = await runResultsForSubmission(id);
+  return (run?.bugs ?? []).map(resultLine).join("");
+}
+
+const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, "_");
+
+/** One graded bug's full test log, with the name to download it under. */
+export async function bugLog(viewer: Viewer | null, id: string, continuousId: string, order: number): Promise<{ filename: string; text: string }> {
+  await readableSubmission(viewer, id);
+  const row = Number.isInteger(order)
+    ? await db.bugResult.findUnique({ where: { submissionId_continuousId_order: { submissionId: id, continuousId, order } }, select: { log: true } })
+    : null;
+  if (!row) throw new NotFoundError(`log of bug ${order} of ${continuousId}`);
+  return { filename: `${fileSafe(id)}-${fileSafe(continuousId)}-${order}.log`, text: row.log };
+}
+
+/** The team's predictions as a predictions JSONL file (SPEC §2): the team and reviewers only. */
+export async function predictionsJsonl(viewer: Viewer | null, id: string): Promise<string> {
+  const access = await readableSubmission(viewer, id);
+  if (!access.role.team && !access.role.reviewer) throw new NotFoundError("predictions");
+  const sub = await db.submission.findUniqueOrThrow({
+    where: { id },
+    select: {
+      system: { select: { name: true } },
+      jobs: { select: { continuousId: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+      predictions: { orderBy: [{ continuousId: "asc" }, { order: "asc" }] },
+    },
+  });
+  const chainOrder = new Map(sub.jobs.map((j, i) => [j.continuousId, i]));
+  const sorted = [...sub.predictions].sort((a, b) => (chainOrder.get(a.continuousId) ?? 0) - (chainOrder.get(b.continuousId) ?? 0) || a.order - b.order);
+  return sorted
+    .map((p) =>
+      JSON.stringify({
+        continuous_id: p.continuousId,
+        swebench_instance_id: p.swebenchInstanceId,
+        order: p.order,
+        model_name_or_path: sub.system.name,
+        model_patch: p.modelPatch,
+        ...parseColumn(predictionMetaSchema, p.meta, "Prediction.meta"),
+      }) + "\n",
+    )
+    .join("");
+}
