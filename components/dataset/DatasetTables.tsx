@@ -7,16 +7,8 @@ import Link from "next/link";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
 import type { DatasetStats } from "@/lib/schemas/columns";
 import { DatasetCountsTable } from "@/components/dataset/DatasetCountsTable";
-import {
-  RATE_KEYS,
-  type DatasetBugRow,
-  type DatasetChainRow,
-  type DatasetVersionRow,
-  type PositionSolveRate,
-  type RatesByMode,
-  type RepositoryRow,
-  type SolveRate,
-} from "@/lib/dataset/view";
+import type { DatasetBugRow, DatasetChainRow, DatasetVersionRow, RepositoryRow } from "@/lib/dataset/view";
+import { RATE_KEYS, type PositionSolveRate, type RatesByMode, type SolveRate } from "@/lib/dataset/solve-rates";
 import { utcDay } from "@/lib/format";
 
 export const datasetHref = (version: string, query: Record<string, string | undefined> = {}) => {

@@ -7,21 +7,8 @@
 import { touchedFiles } from "@/evaluator/diff";
 import type { PositionSet } from "@/evaluator/scoring";
 import { db } from "@/lib/db";
-import {
-  bugSolveRates,
-  chainSolveRates,
-  positionSolveRates,
-  repositoryRows,
-  standingSubmissions,
-  type BugOutcome,
-  type DatasetBugRow,
-  type DatasetChainRow,
-  type DatasetVersionRow,
-  type Population,
-  type PositionSolveRate,
-  type PublicOutcome,
-  type RepositoryRow,
-} from "@/lib/dataset/view";
+import { repositoryRows, type BugOutcome, type DatasetBugRow, type DatasetChainRow, type DatasetVersionRow, type RepositoryRow } from "@/lib/dataset/view";
+import { bugSolveRates, chainSolveRates, positionSolveRates, standingSubmissions, type Population, type PositionSolveRate, type PublicOutcome } from "@/lib/dataset/solve-rates";
 import { datasetModesSchema, datasetStatsSchema, parseColumn, testIdsSchema } from "@/lib/schemas/columns";
 import { MODES, modeSchema } from "@/lib/schemas/prediction";
 import { fingerprintSchema } from "@/lib/schemas/results";

@@ -4,22 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { toCsv } from "@/lib/csv";
-import {
-  BUG_COLUMNS,
-  bugSolveRates,
-  chainSolveRates,
-  datasetVersionQuerySchema,
-  exportRecords,
-  formatSolveRate,
-  positionSolveRates,
-  problemTitle,
-  repositoryRows,
-  searchParamsObject,
-  shownRateKeys,
-  standingSubmissions,
-  type PublicOutcome,
-  type RatesByMode,
-} from "@/lib/dataset/view";
+import { problemTitle, repositoryRows } from "@/lib/dataset/view";
+import { bugSolveRates, chainSolveRates, formatSolveRate, positionSolveRates, shownRateKeys, standingSubmissions, type PublicOutcome, type RatesByMode } from "@/lib/dataset/solve-rates";
+import { BUG_COLUMNS, exportRecords } from "@/lib/dataset/export";
+import { datasetVersionQuerySchema, searchParamsObject } from "@/lib/dataset/url";
 
 const chains = [
   { continuousId: "a", length: 3 },

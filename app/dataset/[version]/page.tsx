@@ -9,7 +9,8 @@ import { notFound } from "next/navigation";
 import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
 import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/dataset/DatasetTables";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
-import { datasetVersionQuerySchema, pageQuery, shownRateKeys, type Population } from "@/lib/dataset/view";
+import { shownRateKeys, type Population } from "@/lib/dataset/solve-rates";
+import { datasetVersionQuerySchema, pageQuery } from "@/lib/dataset/url";
 import { utcDay } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Dataset version · ChainSWE" };

@@ -4,7 +4,8 @@
  */
 import { toCsv, csvResponse } from "@/lib/csv";
 import { getDatasetIndex } from "@/lib/dataset/browser";
-import { REPOSITORY_COLUMNS, VERSION_COLUMNS, datasetIndexQuerySchema, exportQuery, exportRecords } from "@/lib/dataset/view";
+import { REPOSITORY_COLUMNS, VERSION_COLUMNS, exportRecords } from "@/lib/dataset/export";
+import { datasetIndexQuerySchema, exportQuery } from "@/lib/dataset/url";
 import { errorResponse, json } from "@/lib/http";
 
 export async function GET(req: Request): Promise<Response> {

@@ -4,7 +4,8 @@
  */
 import { csvResponse, toCsv } from "@/lib/csv";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
-import { CHAIN_COLUMNS, POSITION_COLUMNS, datasetVersionQuerySchema, exportQuery, exportRecords } from "@/lib/dataset/view";
+import { CHAIN_COLUMNS, POSITION_COLUMNS, exportRecords } from "@/lib/dataset/export";
+import { datasetVersionQuerySchema, exportQuery } from "@/lib/dataset/url";
 import { NotFoundError } from "@/lib/errors";
 import { errorResponse, json } from "@/lib/http";
 

@@ -12,7 +12,7 @@ import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
 import { DatasetProblemStatement } from "@/components/dataset/DatasetProblemStatement";
 import { DatasetBugsTable, chainHref, datasetHref } from "@/components/dataset/DatasetTables";
 import { getDatasetChainView } from "@/lib/dataset/browser";
-import { formatSolveRate, shownRateKeys } from "@/lib/dataset/view";
+import { formatSolveRate, shownRateKeys } from "@/lib/dataset/solve-rates";
 
 export const metadata: Metadata = { title: "Chain · ChainSWE" };
 

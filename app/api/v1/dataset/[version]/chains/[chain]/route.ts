@@ -5,7 +5,8 @@
  */
 import { csvResponse, toCsv } from "@/lib/csv";
 import { getDatasetChainView } from "@/lib/dataset/browser";
-import { BUG_COLUMNS, datasetChainQuerySchema, exportQuery, exportRecords } from "@/lib/dataset/view";
+import { BUG_COLUMNS, exportRecords } from "@/lib/dataset/export";
+import { datasetChainQuerySchema, exportQuery } from "@/lib/dataset/url";
 import { NotFoundError } from "@/lib/errors";
 import { errorResponse, json } from "@/lib/http";
 

@@ -1,0 +1,73 @@
+/**
+ * The dataset tables' columns for GET /api/v1/dataset…: each CSV column also
+ * names its field in the JSON export, so both carry the same data.
+ */
+import { z } from "zod";
+import type { CsvColumn } from "@/lib/csv";
+import { type PositionSolveRate, RATE_KEYS, type RatesByMode } from "@/lib/dataset/solve-rates";
+import type { DatasetBugRow, DatasetChainRow, DatasetVersionRow, RepositoryRow } from "@/lib/dataset/view";
+
+/** A CSV column that also names the field of the JSON export, so both carry the same data. */
+export type ExportColumn<T> = CsvColumn<T> & { key: string };
+
+export const exportFormatSchema = z.enum(["json", "csv"]).default("json");
+
+/** The JSON export's records: one object per row, keyed like the CSV's columns. */
+export function exportRecords<T>(columns: readonly ExportColumn<T>[], rows: readonly T[]): Record<string, string | number | boolean | null>[] {
+  return rows.map((r) => Object.fromEntries(columns.map((c) => [c.key, c.value(r) ?? null])));
+}
+
+const rateColumns = <T>(prefix: string, label: string, rates: (row: T) => RatesByMode): ExportColumn<T>[] =>
+  RATE_KEYS.flatMap((k) => [
+    { key: `${prefix}_${k}_solved`, label: `${label} ${k} solved`, value: (r: T) => rates(r)[k].solved },
+    { key: `${prefix}_${k}_attempts`, label: `${label} ${k} attempts`, value: (r: T) => rates(r)[k].attempts },
+    { key: `${prefix}_${k}_pct`, label: `${label} ${k} %`, value: (r: T) => rates(r)[k].pct },
+  ]);
+
+export const VERSION_COLUMNS: ExportColumn<DatasetVersionRow>[] = [
+  { key: "version", label: "version", value: (r) => r.version },
+  { key: "imported_at", label: "imported at", value: (r) => r.createdAt.toISOString() },
+  { key: "repos", label: "repositories", value: (r) => r.repos },
+  { key: "chains", label: "chains", value: (r) => r.chains },
+  { key: "bugs", label: "bugs", value: (r) => r.bugs },
+  { key: "modes", label: "modes", value: (r) => r.modes.join(" ") },
+  { key: "sha256", label: "sha256", value: (r) => r.sha256 },
+];
+
+export const REPOSITORY_COLUMNS: ExportColumn<RepositoryRow & { version: string }>[] = [
+  { key: "version", label: "version", value: (r) => r.version },
+  { key: "repo", label: "repository", value: (r) => r.repo },
+  { key: "chains", label: "chains", value: (r) => r.chains },
+  { key: "bugs", label: "bugs", value: (r) => r.bugs },
+];
+
+export const CHAIN_COLUMNS: ExportColumn<DatasetChainRow>[] = [
+  { key: "continuous_id", label: "chain", value: (r) => r.continuousId },
+  { key: "repo", label: "repository", value: (r) => r.repo },
+  { key: "length", label: "length", value: (r) => r.length },
+  { key: "date_range", label: "date range", value: (r) => r.dateRange },
+  { key: "source", label: "source", value: (r) => r.source },
+  { key: "docker_image", label: "image", value: (r) => r.dockerImage },
+  { key: "base_commit", label: "base commit", value: (r) => r.baseCommit },
+  ...rateColumns<DatasetChainRow>("chain_solved", "whole chain", (r) => r.solved),
+];
+
+export const POSITION_COLUMNS: ExportColumn<PositionSolveRate>[] = [
+  { key: "position", label: "position", value: (r) => r.position },
+  { key: "chains", label: "chains", value: (r) => r.chains },
+  ...rateColumns<PositionSolveRate>("solved", "solved", (r) => r.rates),
+];
+
+export const BUG_COLUMNS: ExportColumn<DatasetBugRow & { continuousId: string }>[] = [
+  { key: "continuous_id", label: "chain", value: (r) => r.continuousId },
+  { key: "order", label: "position", value: (r) => r.order },
+  { key: "swebench_instance_id", label: "instance", value: (r) => r.swebenchInstanceId },
+  { key: "date", label: "date", value: (r) => r.date },
+  { key: "commit_hash", label: "commit", value: (r) => r.commitHash },
+  { key: "gold_files", label: "gold files", value: (r) => r.goldFiles.join(" ") },
+  { key: "test_files", label: "test files", value: (r) => r.testFiles.join(" ") },
+  { key: "fail_to_pass", label: "FAIL_TO_PASS tests", value: (r) => r.failToPass },
+  { key: "pass_to_pass", label: "PASS_TO_PASS tests", value: (r) => r.passToPass },
+  ...rateColumns<DatasetBugRow & { continuousId: string }>("solved", "solved", (r) => r.solved),
+  { key: "problem_statement", label: "problem statement", value: (r) => r.problemStatement },
+];
