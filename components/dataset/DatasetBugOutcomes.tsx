@@ -7,6 +7,7 @@ import type { BugOutcome } from "@/lib/dataset/view";
 import { FINGERPRINT_LABELS } from "@/lib/submissions/failure-view";
 import { failurePageUrl } from "@/lib/submissions/urls";
 import { DatasetModeTag } from "@/components/dataset/DatasetModeTag";
+import { DataTable } from "@/components/ui/DataTable";
 
 export function DatasetBugOutcomes({ id, continuousId, order, outcomes }: { id: string; continuousId: string; order: number; outcomes: BugOutcome[] }) {
   if (outcomes.length === 0) return <p className="muted">No public evaluated submission has attempted this chain yet.</p>;
@@ -16,35 +17,23 @@ export function DatasetBugOutcomes({ id, continuousId, order, outcomes }: { id: 
       <summary>
         Outcomes by system: {solved} of {outcomes.length} solved
       </summary>
-      <div className="table-scroll">
-        <table>
-          <caption className="visually-hidden">Outcome of each public system on bug {order}</caption>
-          <thead>
-            <tr>
-              <th scope="col">System</th>
-              <th scope="col">Team</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Fingerprint</th>
-            </tr>
-          </thead>
-          <tbody>
-            {outcomes.map((o) => (
-              <tr key={o.submissionId}>
-                <th scope="row">
-                  <Link href={failurePageUrl(o.submissionId, continuousId, order)}>{o.system}</Link>
-                </th>
-                <td>{o.team}</td>
-                <td>
-                  <DatasetModeTag mode={o.mode} />
-                </td>
-                <td className={`outcome ${o.resolved ? "resolved" : "unresolved"}`}>{o.resolved ? "solved" : o.resolved === false ? "unsolved" : "no result"}</td>
-                <td>{o.fingerprint ? FINGERPRINT_LABELS[o.fingerprint] : "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={`Outcome of each public system on bug ${order}`}
+        captionHidden
+        columns={[
+          { header: "System", cell: (o) => <Link href={failurePageUrl(o.submissionId, continuousId, order)}>{o.system}</Link> },
+          { header: "Team", cell: (o) => o.team },
+          { header: "Mode", cell: (o) => <DatasetModeTag mode={o.mode} /> },
+          {
+            header: "Outcome",
+            cellClass: (o) => `outcome ${o.resolved ? "resolved" : "unresolved"}`,
+            cell: (o) => (o.resolved ? "solved" : o.resolved === false ? "unsolved" : "no result"),
+          },
+          { header: "Fingerprint", cell: (o) => (o.fingerprint ? FINGERPRINT_LABELS[o.fingerprint] : "—") },
+        ]}
+        rows={outcomes}
+        rowKey={(o) => o.submissionId}
+      />
     </details>
   );
 }

@@ -3,35 +3,22 @@
  * table markup for both, optionally linking the chain count to the filtered chains.
  */
 import Link from "next/link";
+import { DataTable } from "@/components/ui/DataTable";
 
 export type CountRow = { name: string; chains: number; bugs: number; href?: string };
 
 export function DatasetCountsTable({ caption, heading, rows }: { caption: string; heading: string; rows: CountRow[] }) {
   return (
-    <div className="table-scroll">
-      <table className="ds-sticky">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{heading}</th>
-            <th scope="col" className="num">
-              Chains
-            </th>
-            <th scope="col" className="num">
-              Bugs
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.name}>
-              <th scope="row">{r.name}</th>
-              <td className="num">{r.href ? <Link href={r.href}>{r.chains}</Link> : r.chains}</td>
-              <td className="num">{r.bugs}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="ds-sticky"
+      caption={caption}
+      columns={[
+        { header: heading, cell: (r) => r.name },
+        { header: "Chains", numeric: true, cell: (r) => (r.href ? <Link href={r.href}>{r.chains}</Link> : r.chains) },
+        { header: "Bugs", numeric: true, cell: (r) => r.bugs },
+      ]}
+      rows={rows}
+      rowKey={(r) => r.name}
+    />
   );
 }

@@ -8,6 +8,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { SubmissionJson } from "@/lib/submissions/view";
+import { DataTable } from "@/components/ui/DataTable";
 
 const POLL_MS = 2000;
 const isOpen = (status: string) => status === "queued" || status === "running";
@@ -71,37 +72,35 @@ export function ProgressPanel({ initial }: { initial: SubmissionJson }) {
         {chains.cancelled > 0 && <> · {chains.cancelled} cancelled</>} · bugs graded {bugs.graded}/{bugs.total}, resolved {bugs.resolved}
         {open && <span className="muted"> · updates every 2 s</span>}
       </p>
-      <div className="table-scroll">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Chain</th>
-              <th scope="col">Status</th>
-              <th scope="col">Bugs</th>
-            </tr>
-          </thead>
-          <tbody>
-            {jobs.map((j) => (
-              <tr key={j.continuousId} data-testid={`chain-${j.continuousId}`}>
-                <th scope="row">{j.continuousId}</th>
-                <td>
-                  {jobText(j)}
-                  {j.lastError && <div className="muted progress-error">{j.lastError.split("\n")[0]}</div>}
-                </td>
-                <td>
-                  <ol className="bug-states">
-                    {j.bugStates.map((b) => (
-                      <li key={b.order} className={`bug-state ${b.state}${b.provisional ? " provisional" : ""}`} title={b.swebenchInstanceId}>
-                        {b.order}: {bugText(b)}
-                      </li>
-                    ))}
-                  </ol>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={[
+          { header: "Chain", cell: (j) => j.continuousId },
+          {
+            header: "Status",
+            cell: (j) => (
+              <>
+                {jobText(j)}
+                {j.lastError && <div className="muted progress-error">{j.lastError.split("\n")[0]}</div>}
+              </>
+            ),
+          },
+          {
+            header: "Bugs",
+            cell: (j) => (
+              <ol className="bug-states">
+                {j.bugStates.map((b) => (
+                  <li key={b.order} className={`bug-state ${b.state}${b.provisional ? " provisional" : ""}`} title={b.swebenchInstanceId}>
+                    {b.order}: {bugText(b)}
+                  </li>
+                ))}
+              </ol>
+            ),
+          },
+        ]}
+        rows={jobs}
+        rowKey={(j) => j.continuousId}
+        rowAttributes={(j) => ({ "data-testid": `chain-${j.continuousId}` })}
+      />
     </section>
   );
 }

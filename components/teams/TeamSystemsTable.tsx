@@ -1,5 +1,6 @@
 /** A team's systems as the team page lists them; members get an Edit link per row. */
 import Link from "next/link";
+import { DataTable, type Column } from "@/components/ui/DataTable";
 import type { SystemRow } from "@/lib/teams/systems";
 
 /** Stored links were checked as http(s) when written; anything else is shown as text, never as an href. */
@@ -9,70 +10,55 @@ export function TeamSystemsTable({ slug, systems, editable }: { slug: string; sy
   if (systems.length === 0) {
     return <p className="muted">No systems yet{editable ? ": describe one below before submitting predictions" : ""}.</p>;
   }
+  const columns: Column<SystemRow>[] = [
+    {
+      header: "System",
+      cell: (s) => (
+        <>
+          {s.name}
+          <br />
+          <code className="muted" title="chainswe submit --system">
+            {slug}/{s.name}
+          </code>
+        </>
+      ),
+    },
+    { header: "Model", cell: (s) => s.model },
+    { header: "Scaffold", cell: (s) => s.scaffold },
+    { header: "Context configuration", cell: (s) => s.contextConfig },
+    { header: "Open weights", cell: (s) => (s.openWeights ? "yes" : "no") },
+    { header: "Open scaffold", cell: (s) => (s.openScaffold ? "yes" : "no") },
+    { header: "Links", cell: (s) => <SystemLinks links={s.links} /> },
+  ];
+  if (editable) {
+    columns.push({
+      header: "Edit",
+      hiddenHeader: true,
+      cell: (s) => (
+        <Link href={`/teams/${slug}?edit=${s.id}#system-form`} aria-label={`Edit ${s.name}`}>
+          Edit
+        </Link>
+      ),
+    });
+  }
+  return <DataTable columns={columns} rows={systems} rowKey={(s) => s.id} />;
+}
+
+function SystemLinks({ links }: { links: SystemRow["links"] }) {
+  if (links.length === 0) return <span className="muted">—</span>;
   return (
-    <div className="table-scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">System</th>
-            <th scope="col">Model</th>
-            <th scope="col">Scaffold</th>
-            <th scope="col">Context configuration</th>
-            <th scope="col">Open weights</th>
-            <th scope="col">Open scaffold</th>
-            <th scope="col">Links</th>
-            {editable && (
-              <th scope="col">
-                <span className="visually-hidden">Edit</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {systems.map((s) => (
-            <tr key={s.id}>
-              <th scope="row">
-                {s.name}
-                <br />
-                <code className="muted" title="chainswe submit --system">
-                  {slug}/{s.name}
-                </code>
-              </th>
-              <td>{s.model}</td>
-              <td>{s.scaffold}</td>
-              <td>{s.contextConfig}</td>
-              <td>{s.openWeights ? "yes" : "no"}</td>
-              <td>{s.openScaffold ? "yes" : "no"}</td>
-              <td>
-                {s.links.length === 0 ? (
-                  <span className="muted">—</span>
-                ) : (
-                  <ul className="links">
-                    {s.links.map((l) => (
-                      <li key={l.url + l.label}>
-                        {webUrl(l.url) ? (
-                          <a href={l.url} rel="nofollow noopener noreferrer">
-                            {l.label}
-                          </a>
-                        ) : (
-                          `${l.label} (${l.url})`
-                        )}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </td>
-              {editable && (
-                <td>
-                  <Link href={`/teams/${slug}?edit=${s.id}#system-form`} aria-label={`Edit ${s.name}`}>
-                    Edit
-                  </Link>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ul className="links">
+      {links.map((l) => (
+        <li key={l.url + l.label}>
+          {webUrl(l.url) ? (
+            <a href={l.url} rel="nofollow noopener noreferrer">
+              {l.label}
+            </a>
+          ) : (
+            `${l.label} (${l.url})`
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

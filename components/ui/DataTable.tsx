@@ -8,6 +8,8 @@ export type Column<Row> = {
   /** right-aligned figures */
   numeric?: boolean;
   cell: (row: Row) => ReactNode;
+  /** a class for this column's cell in a row (an outcome's colour) */
+  cellClass?: (row: Row) => string;
 };
 
 /**
@@ -22,24 +24,31 @@ export function DataTable<Row>({
   rows,
   rowKey,
   caption,
+  captionHidden,
   empty,
   rowHeader = true,
   className,
+  rowAttributes,
 }: {
   columns: Column<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string;
   caption?: ReactNode;
+  /** the caption is for screen readers only */
+  captionHidden?: boolean;
   empty?: ReactNode;
   rowHeader?: boolean;
   className?: string;
+  /** extra attributes of a row's <tr> (a test id, a class) */
+  rowAttributes?: (row: Row) => Record<string, string>;
 }) {
   if (rows.length === 0 && empty !== undefined) return <p className="muted">{empty}</p>;
   const numeric = (c: Column<Row>) => (c.numeric ? "num" : undefined);
+  const cellClass = (c: Column<Row>, row: Row) => [numeric(c), c.cellClass?.(row)].filter(Boolean).join(" ") || undefined;
   return (
     <div className="table-scroll">
       <table className={className}>
-        {caption && <caption>{caption}</caption>}
+        {caption && <caption className={captionHidden ? "visually-hidden" : undefined}>{caption}</caption>}
         <thead>
           <tr>
             {columns.map((c) => (
@@ -51,14 +60,14 @@ export function DataTable<Row>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={rowKey(row)}>
+            <tr key={rowKey(row)} {...rowAttributes?.(row)}>
               {columns.map((c, i) =>
                 i === 0 && rowHeader ? (
-                  <th key={c.header} scope="row" className={numeric(c)}>
+                  <th key={c.header} scope="row" className={cellClass(c, row)}>
                     {c.cell(row)}
                   </th>
                 ) : (
-                  <td key={c.header} className={numeric(c)}>
+                  <td key={c.header} className={cellClass(c, row)}>
                     {c.cell(row)}
                   </td>
                 ),
