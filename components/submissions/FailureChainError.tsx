@@ -6,6 +6,7 @@
 import Link from "next/link";
 import type { ChainErrorView } from "@/lib/submissions/failure";
 import { CAUSE_LABELS, FINGERPRINT_LABELS } from "@/lib/submissions/failure-view";
+import { DataTable } from "@/components/ui/DataTable";
 
 export function FailureChainError({ error }: { error: ChainErrorView }) {
   return (
@@ -22,35 +23,26 @@ export function FailureChainError({ error }: { error: ChainErrorView }) {
         — {CAUSE_LABELS[error.cause]}
       </p>
       {error.evidence.length > 0 && (
-        <div className="table-scroll">
-          <table data-testid="chain-error-evidence">
-            <caption>Evidence</caption>
-            <thead>
-              <tr>
-                <th scope="col">Earlier bug</th>
-                <th scope="col">Kind</th>
-                <th scope="col">File</th>
-                <th scope="col">Strength</th>
-              </tr>
-            </thead>
-            <tbody>
-              {error.evidence.map((e) => (
-                <tr key={`${e.priorOrder}-${e.kind}-${e.file}`}>
-                  <th scope="row">
-                    <Link href={e.pageUrl}>bug {e.priorOrder}</Link>
-                  </th>
-                  <td className={`file-mark file-${e.kind}`}>
-                    <span aria-hidden="true">{e.kind === "overshoot" ? "▲" : "▽"}</span> {e.kind}
-                  </td>
-                  <td>
-                    <code>{e.file}</code>
-                  </td>
-                  <td>{e.strong ? "strong" : "weak"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="chain-error-evidence"
+          caption="Evidence"
+          columns={[
+            { header: "Earlier bug", cell: (e) => <Link href={e.pageUrl}>bug {e.priorOrder}</Link> },
+            {
+              header: "Kind",
+              cellClass: (e) => `file-mark file-${e.kind}`,
+              cell: (e) => (
+                <>
+                  <span aria-hidden="true">{e.kind === "overshoot" ? "▲" : "▽"}</span> {e.kind}
+                </>
+              ),
+            },
+            { header: "File", cell: (e) => <code>{e.file}</code> },
+            { header: "Strength", cell: (e) => (e.strong ? "strong" : "weak") },
+          ]}
+          rows={error.evidence}
+          rowKey={(e) => `${e.priorOrder}-${e.kind}-${e.file}`}
+        />
       )}
     </section>
   );

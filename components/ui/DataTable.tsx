@@ -28,6 +28,7 @@ export function DataTable<Row>({
   empty,
   rowHeader = true,
   className,
+  testId,
   rowAttributes,
 }: {
   columns: Column<Row>[];
@@ -39,6 +40,8 @@ export function DataTable<Row>({
   empty?: ReactNode;
   rowHeader?: boolean;
   className?: string;
+  /** the table's data-testid */
+  testId?: string;
   /** extra attributes of a row's <tr> (a test id, a class) */
   rowAttributes?: (row: Row) => Record<string, string>;
 }) {
@@ -47,7 +50,7 @@ export function DataTable<Row>({
   const cellClass = (c: Column<Row>, row: Row) => [numeric(c), c.cellClass?.(row)].filter(Boolean).join(" ") || undefined;
   return (
     <div className="table-scroll">
-      <table className={className}>
+      <table className={className} data-testid={testId}>
         {caption && <caption className={captionHidden ? "visually-hidden" : undefined}>{caption}</caption>}
         <thead>
           <tr>
