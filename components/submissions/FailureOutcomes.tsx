@@ -10,6 +10,7 @@ import type { BugOutcomeView, FailingTest, FailureSide } from "@/lib/submissions
 import { FINGERPRINT_LABELS } from "@/lib/submissions/failure-view";
 import { visibilityLabel } from "@/lib/submissions/visibility";
 import { DatasetModeTag } from "@/components/dataset/DatasetModeTag";
+import { FactList } from "@/components/ui/FactList";
 
 function FailingTestItem({ test, logPageUrl }: { test: FailingTest; logPageUrl: string | null }) {
   return (
@@ -50,14 +51,7 @@ function OutcomeFacts({ o }: { o: BugOutcomeView }) {
   if (o.tampered) facts.push(["Tampered", "yes: a listed test's status was contradicted in the log"]);
   if (o.discardedFiles.length) facts.push(["Discarded edits to hidden tests", o.discardedFiles.join(", ")]);
   return (
-    <dl className="outcome-facts">
-      {facts.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <FactList facts={facts} className="outcome-facts" />
   );
 }
 

@@ -16,6 +16,7 @@ import { NotFoundError } from "@/lib/errors";
 import { graderLabel } from "@/lib/submissions/grader-view";
 import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/submissions/visibility";
 import { utcWhen } from "@/lib/format";
+import { FactList } from "@/components/ui/FactList";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -67,14 +68,7 @@ export default async function SubmissionPage({ params }: Props) {
         </p>
       )}
       {v.visibility === "pending_review" && <p className="muted">Publication requested {utcWhen(v.review.publishRequestedAt)}; waiting for a reviewer.</p>}
-      <dl className="facts">
-        {facts.map(([term, value], i) => (
-          <div key={i}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} />
 
       <ProgressPanel initial={submissionJson(v)} />
 

@@ -13,6 +13,7 @@ import { DatasetProblemStatement } from "@/components/dataset/DatasetProblemStat
 import { DatasetBugsTable, chainHref, datasetHref } from "@/components/dataset/DatasetTables";
 import { getDatasetChainView } from "@/lib/dataset/browser";
 import { formatSolveRate, shownRateKeys } from "@/lib/dataset/solve-rates";
+import { FactList } from "@/components/ui/FactList";
 
 export const metadata: Metadata = { title: "Chain · ChainSWE" };
 
@@ -40,14 +41,7 @@ export default async function DatasetChainPage({ params }: Props) {
         <Link href="/dataset">Dataset</Link> / <Link href={datasetHref(version)}>{version}</Link> / {c.continuousId}
       </nav>
       <h1>{c.continuousId}</h1>
-      <dl className="facts">
-        {facts.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} />
       <p className="pager">
         {view.previous ? <Link href={chainHref(version, view.previous)}>← {view.previous}</Link> : <span />}
         {view.next && <Link href={chainHref(version, view.next)}>{view.next} →</Link>}
