@@ -346,7 +346,7 @@ test("another team's private submission (or system) id is answered exactly like 
   const [realAction, fakeAction] = [await replayAction(stranger.context, action, { origin: baseURL! }), await replayAction(stranger.context, forged, { origin: baseURL! })];
   expect(realAction.status()).toBe(200);
   const actionText = (await realAction.text()).replaceAll(privateId, "<id>");
-  expect(actionText).toContain('"ok":false,"message":"submission not found"');
+  expect(actionText).toContain('"status":"error","message":"submission not found"');
   expect(actionText).toBe((await fakeAction.text()).replaceAll(made, "<id>"));
 
   // public by design: a team's page (its systems, not its members) and the dataset; an unknown slug or chain is 404
