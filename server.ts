@@ -26,20 +26,18 @@ import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, pag
 const webHeaders = (req: IncomingMessage) =>
   new Headers(Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : [value].flat().map((v): [string, string] => [name, v]))));
 
+/** The security headers Next.js adds to its own answers (next.config.ts), for the answers given here. */
+const HEADERS = Object.fromEntries(SECURITY_HEADERS.map((h) => [h.key, h.value]));
+
 function refuse(res: ServerResponse, refusal: { status: number; error: string }): void {
   const body = JSON.stringify({ error: refusal.error });
   res.writeHead(refusal.status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
     "cache-control": "no-store",
-    ...Object.fromEntries(SECURITY_HEADERS.map((h) => [h.key, h.value])),
+    ...HEADERS,
   });
   res.end(body);
-}
-
-function refuse500(res: ServerResponse): void {
-  res.writeHead(500, { "content-type": "application/json", "cache-control": "no-store" });
-  res.end(JSON.stringify({ error: "internal error" }));
 }
 
 /**
@@ -95,7 +93,7 @@ function answerRefusalInstead(res: ServerResponse, store: { refusal: Refusal | n
     return writeHead.call(this, store.refusal.status, {
       "content-type": "application/json",
       "cache-control": "no-store",
-      ...Object.fromEntries(SECURITY_HEADERS.map((h) => [h.key, h.value])),
+      ...HEADERS,
     });
   } as ServerResponse["writeHead"];
   // Node writes the head on the first write or end; writing it first here lets a refusal drop Next's body
@@ -149,7 +147,7 @@ export async function startSite(argv: string[]): Promise<void> {
       await pageRequest.run(store, () => handle(req, res));
     } catch (e) {
       console.error(e);
-      if (!res.headersSent) refuse500(res);
+      if (!res.headersSent) refuse(res, { status: 500, error: "internal error" });
     }
   });
   server.listen(port, values.hostname, () => {
