@@ -339,6 +339,19 @@ describe("bugScript run for real (bug 2 of chain 1, from G1)", () => {
     expect(git("rev-parse", `${r.state}^`)).toBe(g(1));
   });
 
+  // git apply writes only the paths its diff names, so after it only those are checked for runner
+  // configuration; patch(1) can write a path no parser of ours sees, so after it every name is.
+  it.skipIf(!HAS_PATCH)(`(c) a conftest.py only patch(1) writes (a hidden context-diff section) is DISCARDED${NEEDS_PATCH}`, () => {
+    const section = "*** a/sub/conftest.py\t2024-01-01\n--- b/sub/conftest.py\t2024-01-01\n***************\n*** 0 ****\n--- 1 ----\n+ collect_ignore_glob = ['*']\n";
+    const model = fuzzyB2() + section;
+    expect(touchedFiles(model)).not.toContain("sub/conftest.py");
+    const r = runBug({ start: g(1), goldPrev: g(1), modelPatch: model, testPatch: b2.test_patch });
+    expect(r.method).toBe("patch");
+    expect(r.discarded).toEqual(["sub/conftest.py"]);
+    expect(fileAt(r.state ?? "", "sub/conftest.py")).toBeNull();
+    expect(existsSync(join(repo, "sub/conftest.py"))).toBe(false);
+  });
+
   it("commits are reproducible: the same patches on the same start give the same agent state", () => {
     const first = runBug({ start: g(1), goldPrev: g(1), modelPatch: b2.patch, testPatch: b2.test_patch });
     const second = runBug({ start: g(1), goldPrev: g(1), modelPatch: b2.patch, testPatch: b2.test_patch });

@@ -3,7 +3,7 @@
  * strings (pure, unit-tested). No model code runs during these scripts — only
  * git and patch — so their token-tagged output lines are trustworthy.
  */
-import { RUNNER_CONFIG_BASENAMES, type DiffFile } from "@/evaluator/diff";
+import { RUNNER_CONFIG_BASENAMES, isRunnerConfigFile, type DiffFile } from "@/evaluator/diff";
 import type { ApplyMethod } from "@/lib/schemas/results";
 
 export const WORK_DIR = "/tmp/chainswe";
@@ -17,10 +17,13 @@ export const replayModelPath = (order: number) => `${WORK_DIR}/replay/${order}.m
 export const GIT_ASIDE = `${WORK_DIR}/git-aside`;
 /** Where the states script leaves graded state k as a diff from the base commit, and its paths. */
 export const STATES_DIR = `${WORK_DIR}/states`;
-/** Each state in a directory of its own, so that it can be copied out as soon as it is built. */
+/** Each state in a directory of its own; the script prints it from there as a frame (OutputFrames). */
 export const stateDir = (order: number) => `${STATES_DIR}/${order}`;
 export const stateDiffPath = (order: number) => `${stateDir(order)}/state.diff`;
 export const statePathsPath = (order: number) => `${stateDir(order)}/state.paths`;
+/** The frames (OutputFrames: diff, then paths) the states script prints S(k) and G(k) in. */
+export const stateFrameTag = (token: string, order: number) => `${token}-${order}`;
+export const goldFrameTag = (token: string, k: number) => `${token}-g${k}`;
 /** The gold state G(k) as a diff from the base commit, and its paths (goldDiffs). */
 export const goldStateDir = (k: number) => `${STATES_DIR}/g${k}`;
 export const goldStateDiffPath = (k: number) => `${goldStateDir(k)}/state.diff`;
@@ -210,6 +213,22 @@ function applyModelPatch(token: string, diff: string): string[] {
   return lines;
 }
 
+/** Restores every runner-configuration file the model patch changed (after patch(1): anywhere; after git: among `named`), printing `<token> DISCARDED <path>` for each. */
+function discardRunnerConfig(token: string, named: string[], configCase: string): string[] {
+  const discard = (pathspecs: string) => [
+    `git status --porcelain=v1 -z -uall --ignored -- ${pathspecs} | while IFS= read -r -d '' entry; do`,
+    `  f="\${entry:3}"; case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
+    "done",
+  ];
+  const everywhere = RUNNER_CONFIG_BASENAMES.map((b) => q(`:(glob)**/${b}`)).join(" ");
+  return [
+    `if [ "$method" = patch ]; then`,
+    ...discard(everywhere),
+    ...(named.length ? [`elif [ "$method" != none ]; then`, ...discard(named.map((p) => q(`:(literal)${p}`)).join(" "))] : []),
+    "fi",
+  ];
+}
+
 /**
  * Grades-side preparation of bug k (SPEC §3 steps 1–2): apply the model patch,
  * discard edits to runner configuration, restore hidden test files, apply the
@@ -235,11 +254,11 @@ export function bugScript(input: BugScriptInput): string {
     ...(input.hasModelPatch
       ? [
           ...applyModelPatch(token, modelDiff),
-          // runner configuration is hidden-test territory: model edits (even to ignored paths) are discarded
-          // (git matches the names: a repository's ignored files, its bytecode among them, are not listed one by one)
-          `[ "$method" = none ] || git status --porcelain=v1 -z -uall --ignored -- ${RUNNER_CONFIG_BASENAMES.map((b) => q(`:(glob)**/${b}`)).join(" ")} | while IFS= read -r -d '' entry; do`,
-          `  f="\${entry:3}"; case "\${f##*/}" in ${configCase}) restore_from "$START" "$f"; echo "${token} DISCARDED $f";; esac`,
-          "done",
+          // runner configuration is hidden-test territory: model edits (even to ignored paths) are discarded.
+          // git apply writes only the paths its diff names, and only the patches' paths enter the state, so
+          // those are the ones to look at; patch(1) may write others, so after it every name is (git matches
+          // the names: a repository's ignored files, its bytecode among them, are not listed one by one)
+          ...discardRunnerConfig(token, input.patchPaths.filter(isRunnerConfigFile), configCase),
         ]
       : [`echo "${token} METHOD none"`]),
     ...restoreHiddenTests(input.goldPrev, input.testFiles),
@@ -272,7 +291,7 @@ export type StatesScriptBug = {
  * it can be. Each bug's lines are bracketed by `<token>-<k> BEGIN` and
  * `<token>-<k> TREE <tree id>`; by then S(k) is left in stateDir(k) as a diff
  * from the base commit with its paths (NUL-separated), complete, so that the
- * harness can copy it out while the script goes on. Prints `<token> AT_BASE`
+ * harness can take it (a frame, stateFrameTag) while the script goes on. Prints `<token> AT_BASE`
  * when the image's /testbed is the base commit with a clean work tree. Without
  * `leave`, the states stay in the work tree and no diff is left: bug 1, whose
  * start is the base commit, builds its own state this way in its own container.
@@ -317,9 +336,12 @@ export function chainStatesScript(o: {
   // every state's directory at once: a process per directory costs more than the diff
   const dirs = [...(leaving ? o.bugs.map((b) => stateDir(b.order)) : []), ...(o.goldDiffs ? Array.from({ length: o.length }, (_, k) => goldStateDir(k)) : [])];
   if (dirs.length) lines.push(`mkdir -p ${dirs.join(" ")}`);
-  const leave = (commit: string, dir: string) => [
+  // each state is also printed as a frame (OutputFrames): the harness has it the moment it is built
+  const leave = (commit: string, dir: string, tag: string) => [
     `${diffFrom} "$G0" "${commit}" > ${dir}/state.diff`,
     `git diff --name-only -z --no-renames "$G0" "${commit}" > ${dir}/state.paths`,
+    `echo "${tag} FRAME" $(stat -c %s ${dir}/state.diff ${dir}/state.paths)`,
+    `cat ${dir}/state.diff ${dir}/state.paths`,
   ];
   const byOrder = new Map(o.bugs.map((b) => [b.order, b]));
   const last = Math.max(build, o.bugs.at(-1)?.order ?? 0);
@@ -340,14 +362,14 @@ export function chainStatesScript(o: {
           testDiff: goldDiffPath(k),
         }),
         `S${k}="$commit"`,
-        ...(leaving ? leave(`$S${k}`, stateDir(k)) : []),
+        ...(leaving ? leave(`$S${k}`, stateDir(k), stateFrameTag(o.token, k)) : []),
         `echo "${token} TREE $tree"`,
       );
     }
     if (k <= build) lines.push(...goldStep(goldToken, k));
   }
   if (o.goldDiffs) {
-    for (let k = 0; k < o.length; k++) lines.push(...leave(`$G${k}`, goldStateDir(k)), `echo "${goldToken} TREE${k} $(git rev-parse "$G${k}^{tree}")"`);
+    for (let k = 0; k < o.length; k++) lines.push(...leave(`$G${k}`, goldStateDir(k), goldFrameTag(o.token, k)), `echo "${goldToken} TREE${k} $(git rev-parse "$G${k}^{tree}")"`);
   }
   return lines.join("\n");
 }
