@@ -20,13 +20,13 @@ import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from 
 import { gradeBug, graderProvenance } from "@/evaluator/grading";
 import { getLogParser } from "@/evaluator/parsers";
 import type { LogParser } from "@/evaluator/parsers";
-import { filesOfTar, type ChainContainers, type ExecResult, type Sandbox } from "@/evaluator/sandbox";
+import { OutputFrames, type ChainContainers, type ExecResult, type Sandbox } from "@/evaluator/sandbox";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
 import type { ApplyMethod, GradedBug } from "@/lib/schemas/results";
 import { bugLogText } from "./log";
-import { STATE_DIFF, STATE_PATHS, WORK_DIR, chainStatesScript, goldStateDir, stateDir, goldDiffPath, goldFixPath, gradedStateScript, replayModelPath, taggedLines, testScript, type StatesScriptBug } from "./scripts";
+import { STATE_DIFF, STATE_PATHS, WORK_DIR, chainStatesScript, goldFrameTag, stateFrameTag, goldDiffPath, goldFixPath, gradedStateScript, replayModelPath, taggedLines, testScript, type StatesScriptBug } from "./scripts";
 
 export type BugArtifacts = { bug: GradedBug; log: string; modelPatch: string };
 
@@ -159,17 +159,9 @@ export type StatesUnderWay = {
   done: Promise<StatesRun>;
 };
 
-/** Copies one state's directory out of the container. */
-async function fetchState(sandbox: Sandbox, dir: string, what: string): Promise<Omit<StateDiff, "tree">> {
-  let archive: Map<string, Buffer>;
-  try {
-    archive = await filesOfTar(await sandbox.container.getArchive({ path: dir }));
-  } catch (e) {
-    throw new EnvironmentError(`cannot copy the state of ${what} out of the container: ${coerceError(e).message}`);
-  }
-  const name = dir.slice(dir.lastIndexOf("/") + 1);
-  const diff = archive.get(`${name}/state.diff`);
-  const paths = archive.get(`${name}/state.paths`);
+/** A state the states script printed as a frame (see chainStatesScript). */
+function stateOfFrame(frames: OutputFrames, tag: string, what: string): Omit<StateDiff, "tree"> {
+  const [diff, paths] = frames.frames.get(tag) ?? [];
   if (!diff || !paths) throw new EnvironmentError(`the states script left no diff for ${what}`);
   return { diff, paths };
 }
@@ -177,7 +169,7 @@ async function fetchState(sandbox: Sandbox, dir: string, what: string): Promise<
 /**
  * Builds graded states S(k) for `bugs` (a run of the chain's bugs, in order) in
  * one exec, in a container where no code of the repository or the submission
- * ever runs, and copies each out as a diff from the base commit as soon as the
+ * ever runs, and takes each as a diff from the base commit (a frame of its output) as soon as the
  * script has left it, while the script goes on. It builds the gold states
  * G(0..build) along the way, or takes them from an earlier run in the same
  * container. Dataset errors name the bug.
@@ -199,9 +191,10 @@ export function startStates(
     let reject: (e: unknown) => void = () => {};
     const promise = new Promise<BuiltState & { atBase: boolean }>((res, rej) => ((resolve = res), (reject = rej)));
     promise.catch(() => {});
-    return { bug, promise, resolve, reject, copying: null as Promise<void> | null };
+    return { bug, promise, resolve, reject, taken: null as Promise<void> | null };
   });
-  // each state is copied out once its TREE line has arrived: its files are complete by then
+  // each state is taken once its TREE line has arrived: its frame came before it
+  const frames = new OutputFrames(token);
   const decoder = new StringDecoder("utf8");
   let soFar = "";
   let scanned = 0;
@@ -212,18 +205,18 @@ export function startStates(
     const fresh = soFar.slice(scanned, end);
     scanned = end;
     for (const w of waiting) {
-      if (w.copying || !fresh.includes(`${token}-${w.bug.order} TREE `)) continue;
+      if (w.taken || !fresh.includes(`${token}-${w.bug.order} TREE `)) continue;
       const output = soFar.slice(0, end);
-      w.copying = (async () => {
+      w.taken = (async () => {
         const [built] = parseBuilt(output, token, chain, [w.bug], () => "the script is still running");
         const atBase = taggedLines(output, token).some((t) => t.key === "AT_BASE");
-        w.resolve({ ...built!, atBase, ...(await fetchState(sandbox, stateDir(w.bug.order), `bug ${w.bug.order}`)) });
+        w.resolve({ ...built!, atBase, ...stateOfFrame(frames, stateFrameTag(token, w.bug.order), `bug ${w.bug.order}`) });
       })().catch(w.reject);
     }
   };
   const done = (async (): Promise<StatesRun> => {
     try {
-      const result = await sandbox.exec(script, { files, timeoutMs: STATES_TIMEOUT_MS, onOutput });
+      const result = await sandbox.exec(script, { files, timeoutMs: STATES_TIMEOUT_MS, onOutput, frames });
       const { output } = result;
       const gold = "build" in opts.gold ? parseGoldStates(output, `${token}-gold`, chain, opts.gold.build) : opts.gold.known;
       parseBuilt(output, token, chain, bugs, () => (result.timedOut ? `timed out after ${STATES_TIMEOUT_MS / 1000} s` : `exit ${result.exitCode}`));
@@ -234,7 +227,7 @@ export function startStates(
             gold.slice(0, -1).map(async (_, k) => {
               const tree = goldTags.find((t) => t.key === `TREE${k}`)?.rest;
               if (!tree) throw new EnvironmentError(`the states script left no tree for G(${k})`);
-              return { tree, ...(await fetchState(sandbox, goldStateDir(k), `G(${k})`)) };
+              return { tree, ...stateOfFrame(frames, goldFrameTag(token, k), `G(${k})`) };
             }),
           )
         : [];
@@ -286,14 +279,28 @@ async function runFirstBug(sandbox: Sandbox, input: ChainReplayInput, bug: Bug, 
   return { built: built!, run: { ...result, output: tests } };
 }
 
+/** A state a bug's container has not entered yet: its test run enters it first (checked like enterState). */
+type StateToEnter = { state: StateDiff; atBase: boolean; what: string };
+
 /**
- * Runs a bug's tests in its container, which already holds its graded state
- * (enterState): the measured phase and its time limit start at the RUN line.
+ * Runs a bug's tests in its container, which holds its graded state
+ * (enterState) or enters it first in the same exec (`toEnter`: one exec less on
+ * the critical path when the state arrived after the bug before it ended): the
+ * measured phase and its time limit start at the RUN line.
  */
-async function runTests(sandbox: Sandbox, input: ChainReplayInput, bug: Bug, onTests: () => void): Promise<ExecResult> {
-  const run = `${newToken()} RUN`;
-  const result = await sandbox.exec(`echo "${run}"\n${testScript(bug.test_cmds)}`, { phaseMarker: run, timeoutMs: input.testTimeoutS * 1000, watchDisk: true, onPhase: onTests });
-  const { tests } = splitAtRun(result.output, run);
+async function runTests(sandbox: Sandbox, input: ChainReplayInput, bug: Bug, onTests: () => void, toEnter: StateToEnter | null): Promise<ExecResult> {
+  const token = newToken();
+  const run = `${token} RUN`;
+  const setup = toEnter ? [gradedStateScript(token, input.chain.base_commit, toEnter.atBase)] : [];
+  const result = await sandbox.exec([...setup, `echo "${run}"`, testScript(bug.test_cmds)].join("\n"), {
+    ...(toEnter ? { files: stateFiles(toEnter.state), setupTimeoutMs: STATES_TIMEOUT_MS } : {}),
+    phaseMarker: run,
+    timeoutMs: input.testTimeoutS * 1000,
+    watchDisk: true,
+    onPhase: onTests,
+  });
+  const { setup: setupOutput, tests } = splitAtRun(result.output, run);
+  if (toEnter) checkEntered(setupOutput, token, toEnter.state, toEnter.what, tests === null ? result.exitCode : null);
   if (tests === null) throw new EnvironmentError(`bug ${bug.order}'s test run did not start (exit ${result.exitCode}):\n${result.output.slice(-4000)}`);
   return { ...result, output: tests };
 }
@@ -394,7 +401,7 @@ export async function replayChain(
   containers.prepare();
   if (n > 1) containers.prepare("states");
   // every state, bug 1's too: Seq starts bug 2 from it, and bug 1's container must have built the same tree;
-  // each is copied out as soon as it is built
+  // each is taken as soon as it is built
   const states: Promise<StatesUnderWay | null> =
     n > 1
       ? containers.take("states").then((builder) => {
@@ -404,18 +411,23 @@ export async function replayChain(
         })
       : Promise.resolve(null);
   states.catch(() => {});
-  // bug i+1's container is started and given its state while bug i's tests run: no code has run in it yet
-  type Entered = { sandbox: Sandbox; built: BuiltState; statesFirstTree: string };
+  // bug i+1's container is started and given its state while bug i's tests run: no code has run in it yet;
+  // a state that arrives once bug i has ended is entered by bug i+1's test run instead (one exec less)
+  type Entered = { sandbox: Sandbox; built: BuiltState; statesFirstTree: string; toEnter: StateToEnter | null };
+  const due = new Set<number>();
   const enter = (i: number): Promise<Entered> => {
+    const what = `bug ${chain.bug_fixes[i]!.order}`;
     const entering = (async () => {
       const sandbox = await containers.take();
       try {
         const underWay = (await states)!;
         const [s1, built] = await Promise.all([underWay.ready[0]!, underWay.ready[i]!]);
-        await enterState(sandbox, chain, built, s1.atBase, `bug ${chain.bug_fixes[i]!.order}`);
-        return { sandbox, built, statesFirstTree: s1.tree };
+        const toEnter = { state: built, atBase: s1.atBase, what };
+        if (due.has(i)) return { sandbox, built, statesFirstTree: s1.tree, toEnter };
+        await enterState(sandbox, chain, built, s1.atBase, what);
+        return { sandbox, built, statesFirstTree: s1.tree, toEnter: null };
       } catch (e) {
-        containers.retire(sandbox, `bug ${chain.bug_fixes[i]!.order}`);
+        containers.retire(sandbox, what);
         throw e;
       }
     })();
@@ -443,6 +455,7 @@ export async function replayChain(
         throw e;
       }
     } else {
+      due.add(i);
       const entered = await (next ?? enter(i));
       next = null;
       sandbox = entered.sandbox;
@@ -450,7 +463,7 @@ export async function replayChain(
         if (entered.statesFirstTree !== firstTree) {
           throw new EnvironmentError(`bug 1's container built tree ${firstTree}, the states container ${entered.statesFirstTree}: the replay is not deterministic here`);
         }
-        bugRun = { built: entered.built, run: await runTests(sandbox, input, bug, enterNext(i)) };
+        bugRun = { built: entered.built, run: await runTests(sandbox, input, bug, enterNext(i), entered.toEnter) };
       } catch (e) {
         containers.retire(sandbox, `bug ${bug.order}`);
         throw e;

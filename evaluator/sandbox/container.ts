@@ -11,7 +11,7 @@ import { EnvironmentError, coerceError } from "@/lib/errors";
 import { DiskWatch, type DiskExceeded } from "./disk-watch";
 import { docker, ensureImage } from "./docker";
 import type { SandboxLimits } from "./limits";
-import { CappedOutput } from "./output";
+import { CappedOutput, type OutputFrames } from "./output";
 import { PhaseClock, type PhaseOptions } from "./phase";
 import { tarOf } from "./tar";
 
@@ -36,6 +36,8 @@ export type ExecOptions = PhaseOptions & {
   onPhase?: () => void;
   /** sees the output as it arrives (stdout and stderr merged) */
   onOutput?: (chunk: Buffer) => void;
+  /** takes byte frames out of a trusted script's output before anything else sees it */
+  frames?: OutputFrames;
 };
 
 export type ExecResult = {
@@ -161,7 +163,9 @@ export class Sandbox {
       opts.onPhase?.();
     });
     const sink = new PassThrough();
-    sink.on("data", (c: Buffer) => {
+    sink.on("data", (chunk: Buffer) => {
+      const c = opts.frames ? opts.frames.push(chunk) : chunk;
+      if (c.length === 0) return;
       out.push(c);
       phase.see(c);
       opts.onOutput?.(c);
@@ -187,6 +191,8 @@ export class Sandbox {
     }
     phase.stop();
     disk.stop();
+    const held = opts.frames?.end();
+    if (held?.length) out.push(held);
     const durationMs = Date.now() - phase.startedAt;
     if (outcome !== "ended") {
       await this.killAll();

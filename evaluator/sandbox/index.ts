@@ -5,3 +5,4 @@ export { describeDiskExceeded, type DiskExceeded } from "./disk-watch";
 export { cloneAtCommit, imageFromDirectory, ensureRepoImage } from "./images";
 export { ChainContainers, type BeforeRemove } from "./chain-containers";
 export { filesOfTar } from "./tar";
+export { OutputFrames } from "./output";
