@@ -21,7 +21,7 @@ import { gradeBug, graderProvenance } from "@/evaluator/grading";
 import { getLogParser } from "@/evaluator/parsers";
 import type { LogParser } from "@/evaluator/parsers";
 import { OutputFrames, type ChainContainers, type ExecResult, type Sandbox } from "@/evaluator/sandbox";
-import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
+import { DatasetError, EnvironmentError } from "@/lib/errors";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
 import type { ApplyMethod, GradedBug } from "@/lib/schemas/results";
