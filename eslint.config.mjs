@@ -88,6 +88,25 @@ export default defineConfig([
     },
   },
   {
+    // the dispatcher and the distributed workers reach job state only through evaluator/queue: one owner
+    files: ["evaluator/distributed/**"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/*", "!@/lib/errors", "!@/lib/schemas", "@/lib/schemas/*", "!@/lib/schemas/*"],
+              message: "job state is the queue's: read and write it through evaluator/queue, which is handed the portal's loaders",
+            },
+            NO_DEMO,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // one no-restricted-imports per file: the core and the queue carry NO_DEMO in their own blocks
     files: ["evaluator/**"],
     ignores: [...TESTS, ...CORE, ...QUEUE, "evaluator/cli/**"],

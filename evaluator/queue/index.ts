@@ -1,5 +1,7 @@
 export { claimJob, type ClaimOptions } from "./claim";
 export { heartbeatJob, type HeartbeatOptions } from "./heartbeat";
+export { chainOfJob, runningLeases, stillRunning, type HeldLease } from "./leases";
+export { recordBugProgress } from "./progress";
 export { completeJob, type CompleteOptions, type CompleteResult } from "./complete";
 export { failJob, releaseJob, type FailOptions, type ReleaseOptions } from "./fail";
 export { settleSubmission } from "./settle";

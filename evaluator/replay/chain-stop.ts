@@ -4,7 +4,7 @@
  * at once, so the replay's next exec fails, and `throwIfStopped` (handed to
  * replayInSandbox as checkStopped) ends it between steps. The embedded worker
  * (evaluator/queue/run-job.ts) and the distributed one
- * (evaluator/distributed/worker.ts) both stop their chains with it.
+ * (evaluator/distributed/worker/) both stop their chains with it.
  */
 import type { ChainContainers } from "@/evaluator/sandbox";
 import { EnvironmentError } from "@/lib/errors";
