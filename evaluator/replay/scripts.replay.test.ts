@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseUnifiedDiff, touchedFiles } from "@/evaluator/diff";
 import type { Chain } from "@/lib/schemas/dataset";
 import { chainSchema } from "@/lib/schemas/dataset";
-import { bugScript, chainStatesScript, goldDiffPath, goldFixPath, goldStatesScript, gradedStateScript, MODEL_DIFF, q, replayModelPath, STATE_DIFF, STATE_PATHS, statePathsPath, stateDiffPath, taggedLines, TEST_DIFF, WORK_DIR } from "./scripts";
+import { bugScript, chainStatesScript, goldDiffPath, goldFixPath, goldStatesScript, gradedStateScript, MODEL_DIFF, q, replayModelPath, STATE_DIFF, STATE_PATHS, stateFrameTag, statePathsPath, stateDiffPath, taggedLines, TEST_DIFF, WORK_DIR } from "./scripts";
+import { OutputFrames } from "@/evaluator/sandbox/output";
 
 const FIXTURES = new URL("../../tests/fixtures/inputs/", import.meta.url);
 const BASE_TREE = JSON.parse(readFileSync(new URL("units-base-tree.json", FIXTURES), "utf8")) as Record<string, string>;
@@ -77,10 +78,13 @@ function writeFiles(dir: string, files: Record<string, string | null>): void {
 }
 
 /** Runs a script with its fixed paths rewritten to this test's temp dirs. */
-function run(script: string, env: NodeJS.ProcessEnv = ENV): { output: string; status: number | null } {
+/** Runs a script here as the harness reads its output: the states' frames taken out (OutputFrames). */
+function run(script: string, env: NodeJS.ProcessEnv = ENV): { output: string; status: number | null; frames: Map<string, Buffer[]> } {
   const local = script.replaceAll("cd /testbed", `cd ${q(repo)}`).replaceAll(WORK_DIR, work);
-  const r = spawnSync("bash", ["-c", local], { env, encoding: "utf8" });
-  return { output: r.stdout + r.stderr, status: r.status };
+  const r = spawnSync("bash", ["-c", local], { env });
+  const frames = new OutputFrames(TOKEN);
+  const output = Buffer.concat([frames.push(r.stdout), frames.end()]).toString("utf8") + r.stderr.toString("utf8");
+  return { output, status: r.status, frames: frames.frames };
 }
 
 /** A real `git diff` of the given edits made on top of a commit (null deletes). */
@@ -426,6 +430,11 @@ describe("chainStatesScript, then gradedStateScript in another clone holding onl
     execFileSync("git", ["clone", "-q", "--no-local", "--single-branch", "--branch", "chainswe-base", repo, clone], { env: ENV });
     writeFiles(clone, { ".git/info/exclude": "*.log\n" });
     for (const k of [1, 2]) {
+      // the frame the harness takes is the state the script left
+      expect(built.frames.get(stateFrameTag(TOKEN, k))?.map((b) => b.toString("utf8"))).toEqual([
+        readFileSync(stateDiffPath(k).replace(WORK_DIR, work), "utf8"),
+        readFileSync(statePathsPath(k).replace(WORK_DIR, work), "utf8"),
+      ]);
       writeFiles(cloneWork, {
         [STATE_DIFF.slice(WORK_DIR.length + 1)]: readFileSync(stateDiffPath(k).replace(WORK_DIR, work), "utf8"),
         [STATE_PATHS.slice(WORK_DIR.length + 1)]: readFileSync(statePathsPath(k).replace(WORK_DIR, work), "utf8"),
