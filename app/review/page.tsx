@@ -5,7 +5,7 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
-import { EstimateText } from "@/components/leaderboard/EstimateCell";
+import { EstimateText } from "@/components/leaderboard/EstimateText";
 import { notFound } from "next/navigation";
 import { MODE_LABELS } from "@/evaluator/scoring";
 import { canReview } from "@/lib/authz";

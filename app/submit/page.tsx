@@ -6,6 +6,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SubmitForm } from "@/components/submissions/SubmitForm";
+import { DataTable } from "@/components/ui/DataTable";
 import { getViewer } from "@/lib/auth/viewer";
 import { env } from "@/env";
 import { submitFormOptions } from "@/lib/submissions/intake";
@@ -58,31 +59,18 @@ export default async function SubmitPage() {
       <pre>{`chainswe submit --server ${server} --token csw_… --system ${options.systems[0]?.id ?? "<system id>"} \\
   --dataset-version ${version} --mode seq --wait predictions.jsonl`}</pre>
       {options.systems.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <caption className="muted">Your systems</caption>
-            <thead>
-              <tr>
-                <th scope="col">Team</th>
-                <th scope="col">System</th>
-                <th scope="col">Model</th>
-                <th scope="col">Id (for --system)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {options.systems.map((s) => (
-                <tr key={s.id}>
-                  <td>{s.teamName}</td>
-                  <td>{s.name}</td>
-                  <td>{s.model}</td>
-                  <td>
-                    <code>{s.id}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Your systems"
+          rowHeader={false}
+          columns={[
+            { header: "Team", cell: (s) => s.teamName },
+            { header: "System", cell: (s) => s.name },
+            { header: "Model", cell: (s) => s.model },
+            { header: "Id (for --system)", cell: (s) => <code>{s.id}</code> },
+          ]}
+          rows={options.systems}
+          rowKey={(s) => s.id}
+        />
       )}
     </main>
   );

@@ -12,6 +12,7 @@ import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, type ChainErrorFil
 import type { AnalysisEntry, ChainErrorRow } from "@/lib/analysis/data";
 import { failurePageUrl, submissionPageUrl } from "@/lib/submissions/urls";
 import { ChartModeKey } from "@/components/charts/ChartModeKey";
+import { DataTable, type Column } from "@/components/ui/DataTable";
 
 /** The list narrowed (on top of the page's filters); `system` narrows the systems too. */
 export type ListHref = (f: ChainErrorFilter & { system?: string }) => string;
@@ -35,133 +36,112 @@ function shownFingerprints(stats: BreakdownStats): FingerprintKey[] {
   return FINGERPRINT_ORDER.filter((f) => f !== "unknown" || stats.fingerprints.unknown.count > 0);
 }
 
-function SplitHeaders({ fingerprints }: { fingerprints: FingerprintKey[] }) {
-  return (
-    <>
-      {CAUSES.map((c) => (
-        <th key={c} scope="col" className="num">
-          <Swatch colourVar={CAUSE_COLOUR[c]} />
-          {CAUSE_LABELS[c]}
-        </th>
-      ))}
-      {fingerprints.map((f) => (
-        <th key={f} scope="col" className="num">
-          <Swatch colourVar={FINGERPRINT_COLOUR[f]} />
-          {FINGERPRINT_LABELS[f]}
-        </th>
-      ))}
-    </>
-  );
+/**
+ * The rate and split columns of a breakdown row: unresolved downstream, chain
+ * errors, rate, then each cause and fingerprint (count and share); `at` narrows
+ * the links (a position, a system).
+ */
+function statsColumns<Row>(stats: (row: Row) => BreakdownStats, at: (row: Row) => ChainErrorFilter & { system?: string }, fingerprints: FingerprintKey[], href: ListHref): Column<Row>[] {
+  const share = (pct: number | null) => <span className="share">{pct === null ? "" : `${formatPercent(pct)}%`}</span>;
+  return [
+    { header: "Unresolved downstream", numeric: true, cell: (r) => <Link href={href(at(r))}>{stats(r).unresolved_downstream}</Link> },
+    { header: "Chain errors", numeric: true, cell: (r) => <Link href={href(at(r))}>{stats(r).chain_errors}</Link> },
+    { header: "Rate %", numeric: true, cell: (r) => (stats(r).rate === null ? "—" : <Link href={href(at(r))}>{formatPercent(stats(r).rate)}</Link>) },
+    ...CAUSES.map(
+      (c): Column<Row> => ({
+        header: CAUSE_LABELS[c],
+        label: (
+          <>
+            <Swatch colourVar={CAUSE_COLOUR[c]} />
+            {CAUSE_LABELS[c]}
+          </>
+        ),
+        numeric: true,
+        cell: (r) => (
+          <>
+            <Link href={href({ ...at(r), cause: c })}>{stats(r).causes[c].count}</Link> {share(stats(r).causes[c].pct)}
+          </>
+        ),
+      }),
+    ),
+    ...fingerprints.map(
+      (f): Column<Row> => ({
+        header: FINGERPRINT_LABELS[f],
+        label: (
+          <>
+            <Swatch colourVar={FINGERPRINT_COLOUR[f]} />
+            {FINGERPRINT_LABELS[f]}
+          </>
+        ),
+        numeric: true,
+        cell: (r) => (
+          <>
+            <Link href={href({ ...at(r), fingerprint: f })}>{stats(r).fingerprints[f].count}</Link> {share(stats(r).fingerprints[f].pct)}
+          </>
+        ),
+      }),
+    ),
+  ];
 }
 
-/** Rate and splits of one row; `at` narrows the links (a position, a system). */
-function StatsCells({ s, fingerprints, href, at }: { s: BreakdownStats; fingerprints: FingerprintKey[]; href: ListHref; at: ChainErrorFilter & { system?: string } }) {
-  return (
-    <>
-      <td className="num">
-        <Link href={href(at)}>{s.unresolved_downstream}</Link>
-      </td>
-      <td className="num">
-        <Link href={href(at)}>{s.chain_errors}</Link>
-      </td>
-      <td className="num">{s.rate === null ? "—" : <Link href={href(at)}>{formatPercent(s.rate)}</Link>}</td>
-      {CAUSES.map((c) => (
-        <td key={c} className="num">
-          <Link href={href({ ...at, cause: c })}>{s.causes[c].count}</Link>{" "}
-          <span className="share">{s.causes[c].pct === null ? "" : `${formatPercent(s.causes[c].pct)}%`}</span>
-        </td>
-      ))}
-      {fingerprints.map((f) => (
-        <td key={f} className="num">
-          <Link href={href({ ...at, fingerprint: f })}>{s.fingerprints[f].count}</Link>{" "}
-          <span className="share">{s.fingerprints[f].pct === null ? "" : `${formatPercent(s.fingerprints[f].pct)}%`}</span>
-        </td>
-      ))}
-    </>
-  );
-}
-
-const RATE_HEADERS = (
-  <>
-    <th scope="col" className="num">
-      Unresolved downstream
-    </th>
-    <th scope="col" className="num">
-      Chain errors
-    </th>
-    <th scope="col" className="num">
-      Rate %
-    </th>
-  </>
-);
+/** A row of the breakdown by position: one position, or all of them. */
+type PositionRow = { name: string; stats: BreakdownStats; at: ChainErrorFilter; total: boolean };
 
 export function ChainErrorPositionTable({ combined, href }: { combined: CombinedBreakdown; href: ListHref }) {
   const fingerprints = shownFingerprints(combined.overall);
+  const rows: PositionRow[] = [
+    ...combined.positions.map((p) => ({ name: String(p.position), stats: p, at: { position: p.position }, total: false })),
+    { name: "All", stats: combined.overall, at: {}, total: true },
+  ];
   return (
-    <div className="table-scroll">
-      <table id="by-position">
-        <caption>Chain errors by position: rate, causes and fingerprints (counts; shares of the chain errors)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Position</th>
-            {RATE_HEADERS}
-            <SplitHeaders fingerprints={fingerprints} />
-          </tr>
-        </thead>
-        <tbody>
-          {combined.positions.map((p) => (
-            <tr key={p.position}>
-              <th scope="row">{p.position}</th>
-              <StatsCells s={p} fingerprints={fingerprints} href={href} at={{ position: p.position }} />
-            </tr>
-          ))}
-          <tr className="group-start">
-            <th scope="row">All</th>
-            <StatsCells s={combined.overall} fingerprints={fingerprints} href={href} at={{}} />
-          </tr>
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      id="by-position"
+      caption="Chain errors by position: rate, causes and fingerprints (counts; shares of the chain errors)"
+      columns={[
+        { header: "Position", cell: (r: PositionRow) => r.name },
+        ...statsColumns<PositionRow>(
+          (r) => r.stats,
+          (r) => r.at,
+          fingerprints,
+          href,
+        ),
+      ]}
+      rows={rows}
+      rowKey={(r) => r.name}
+      rowAttributes={(r): Record<string, string> => (r.total ? { className: "group-start" } : {})}
+    />
   );
 }
 
 export function ChainErrorSystemTable({ analyses, href }: { analyses: AnalysisEntry[]; href: ListHref }) {
   const fingerprints = FINGERPRINT_ORDER.filter((f) => f !== "unknown" || analyses.some((a) => a.breakdown.overall.fingerprints.unknown.count > 0));
-  return (
-    <div className="table-scroll">
-      <table id="by-system" className="sticky-first">
-        <caption>Chain errors by system (all positions)</caption>
-        <thead>
-          <tr>
-            <th scope="col">System</th>
-            <th scope="col">Mode</th>
-            <th scope="col">Against</th>
-            {RATE_HEADERS}
-            <SplitHeaders fingerprints={fingerprints} />
-          </tr>
-        </thead>
-        <tbody>
-          {analyses.map((a) => (
-            <tr key={a.seqSubmissionId}>
-              <th scope="row">
-                <Link href={href({ system: a.system.id })}>{a.system.name}</Link>
-                <div className="muted">{a.team.name}</div>
-              </th>
-              <td>
-                <Link href={submissionPageUrl(a.seqSubmissionId)}>
-                  <ChartModeKey mode={a.mode} />
-                </Link>
-              </td>
-              <td>
-                <Link href={submissionPageUrl(a.oracleSubmissionId)}>{MODE_LABELS.oracle}</Link>
-              </td>
-              <StatsCells s={a.breakdown.overall} fingerprints={fingerprints} href={href} at={{ system: a.system.id }} />
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column<AnalysisEntry>[] = [
+    {
+      header: "System",
+      cell: (a) => (
+        <>
+          <Link href={href({ system: a.system.id })}>{a.system.name}</Link>
+          <div className="muted">{a.team.name}</div>
+        </>
+      ),
+    },
+    {
+      header: "Mode",
+      cell: (a) => (
+        <Link href={submissionPageUrl(a.seqSubmissionId)}>
+          <ChartModeKey mode={a.mode} />
+        </Link>
+      ),
+    },
+    { header: "Against", cell: (a) => <Link href={submissionPageUrl(a.oracleSubmissionId)}>{MODE_LABELS.oracle}</Link> },
+    ...statsColumns<AnalysisEntry>(
+      (a) => a.breakdown.overall,
+      (a) => ({ system: a.system.id }),
+      fingerprints,
+      href,
+    ),
+  ];
+  return <DataTable id="by-system" className="sticky-first" caption="Chain errors by system (all positions)" columns={columns} rows={analyses} rowKey={(a) => a.seqSubmissionId} />;
 }
 
 /** The prior bugs whose files explain a chain error, each linking to its failure page. */
@@ -180,51 +160,48 @@ function Evidence({ e }: { e: ChainErrorRow }) {
   );
 }
 
+const ERROR_COLUMNS: Column<ChainErrorRow>[] = [
+  {
+    header: "Bug",
+    cell: (e) => (
+      <Link href={failurePageUrl(e.seqSubmissionId, e.continuous_id, e.order)}>
+        {e.continuous_id} #{e.order}
+      </Link>
+    ),
+  },
+  {
+    header: "System",
+    cell: (e) => (
+      <>
+        {e.system} <span className="muted">({e.team})</span>
+      </>
+    ),
+  },
+  { header: "Mode", cell: (e) => <ChartModeKey mode={e.seq_mode} /> },
+  { header: "Position", numeric: true, cell: (e) => e.order },
+  { header: "Fingerprint", cell: (e) => FINGERPRINT_LABELS[e.fingerprint ?? "unknown"] },
+  {
+    header: "Cause",
+    cell: (e) => (
+      <>
+        <Swatch colourVar={CAUSE_COLOUR[e.cause]} />
+        {CAUSE_LABELS[e.cause]}
+      </>
+    ),
+  },
+  { header: "Evidence (prior bug, file)", cell: (e) => <Evidence e={e} /> },
+];
+
 export function ChainErrorList({ errors }: { errors: ChainErrorRow[] }) {
   return (
-    <div className="table-scroll">
-      <table id="errors-table" className="sticky-first">
-        <caption>Chain errors: bugs resolved under Oracle and unresolved under Seq, with the prior bugs that explain them</caption>
-        <thead>
-          <tr>
-            <th scope="col">Bug</th>
-            <th scope="col">System</th>
-            <th scope="col">Mode</th>
-            <th scope="col" className="num">
-              Position
-            </th>
-            <th scope="col">Fingerprint</th>
-            <th scope="col">Cause</th>
-            <th scope="col">Evidence (prior bug, file)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {errors.map((e) => (
-            <tr key={`${e.seqSubmissionId}/${e.continuous_id}/${e.order}`} data-testid="chain-error-row">
-              <th scope="row">
-                <Link href={failurePageUrl(e.seqSubmissionId, e.continuous_id, e.order)}>
-                  {e.continuous_id} #{e.order}
-                </Link>
-              </th>
-              <td>
-                {e.system} <span className="muted">({e.team})</span>
-              </td>
-              <td>
-                <ChartModeKey mode={e.seq_mode} />
-              </td>
-              <td className="num">{e.order}</td>
-              <td>{FINGERPRINT_LABELS[e.fingerprint ?? "unknown"]}</td>
-              <td>
-                <Swatch colourVar={CAUSE_COLOUR[e.cause]} />
-                {CAUSE_LABELS[e.cause]}
-              </td>
-              <td>
-                <Evidence e={e} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      id="errors-table"
+      className="sticky-first"
+      caption="Chain errors: bugs resolved under Oracle and unresolved under Seq, with the prior bugs that explain them"
+      columns={ERROR_COLUMNS}
+      rows={errors}
+      rowKey={(e) => `${e.seqSubmissionId}/${e.continuous_id}/${e.order}`}
+      rowAttributes={() => ({ "data-testid": "chain-error-row" })}
+    />
   );
 }

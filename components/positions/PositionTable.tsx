@@ -2,7 +2,9 @@
  * Per-position resolution % in the paper's Table 3 / Table 4 layout: a group
  * (configuration or model) per row group, a row per mode, the relative change
  * against the group's Oracle row after each value. A value of one system links
- * to its submission; a mean over several to the view of its members.
+ * to its submission; a mean over several to the view of its members. Its own
+ * markup, not a DataTable: a group's rows share one row header (rowSpan, a
+ * tbody per group).
  */
 import Link from "next/link";
 import { formatPercent, formatRelativeChange } from "@/evaluator/scoring/format";

@@ -6,6 +6,7 @@
 import { MODE_LABELS } from "@/evaluator/scoring/format";
 import type { FailureSide } from "@/lib/submissions/failure";
 import type { FileMark, FileSetRow } from "@/lib/submissions/failure-view";
+import { DataTable, type Column } from "@/components/ui/DataTable";
 
 const MARKS: Record<FileMark, { icon: string; text: string }> = {
   matched: { icon: "✓", text: "touched, as gold" },
@@ -13,13 +14,13 @@ const MARKS: Record<FileMark, { icon: string; text: string }> = {
   undershoot: { icon: "▽", text: "undershoot" },
 };
 
-function MarkCell({ mark }: { mark: FileMark | null }) {
-  if (!mark) return <td className="muted">—</td>;
+function MarkText({ mark }: { mark: FileMark | null }) {
+  if (!mark) return "—";
   const m = MARKS[mark];
   return (
-    <td className={`file-mark file-${mark}`}>
+    <>
       <span aria-hidden="true">{m.icon}</span> {m.text}
-    </td>
+    </>
   );
 }
 
@@ -44,37 +45,32 @@ export function FailureFileSets({ rows, sides, currentId }: { rows: FileSetRow[]
   return (
     <>
       <FailureFileSetsLegend />
-      <div className="table-scroll">
-        <table className="file-sets ds-sticky" data-testid="file-sets">
-          <caption>Files of the gold patch and of each agent patch (as applied)</caption>
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Gold patch</th>
-              {sides.map((s) => (
-                <th key={s.submissionId} scope="col">
+      <DataTable
+        className="file-sets ds-sticky"
+        testId="file-sets"
+        caption="Files of the gold patch and of each agent patch (as applied)"
+        columns={[
+          { header: "File", cell: (r) => <code>{r.file}</code> },
+          { header: "Gold patch", cell: (r) => (r.gold ? "✓ gold" : <span className="muted">—</span>) },
+          ...sides.map(
+            (s, i): Column<FileSetRow> => ({
+              header: `Agent, ${MODE_LABELS[s.mode]} ${s.submissionId}`,
+              label: (
+                <>
                   Agent, {MODE_LABELS[s.mode]}
                   {s.submissionId === currentId ? " (this submission)" : ""}
                   {s.outcome && !s.outcome.patchApplied ? <small className="muted"> not applied</small> : null}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.file} className={r.marks[0] ? `row-${r.marks[0]}` : undefined}>
-                <th scope="row">
-                  <code>{r.file}</code>
-                </th>
-                <td>{r.gold ? "✓ gold" : <span className="muted">—</span>}</td>
-                {r.marks.map((m, i) => (
-                  <MarkCell key={i} mark={m} />
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                </>
+              ),
+              cellClass: (r) => (r.marks[i] ? `file-mark file-${r.marks[i]}` : "muted"),
+              cell: (r) => <MarkText mark={r.marks[i] ?? null} />,
+            }),
+          ),
+        ]}
+        rows={rows}
+        rowKey={(r) => r.file}
+        rowAttributes={(r): Record<string, string> => (r.marks[0] ? { className: `row-${r.marks[0]}` } : {})}
+      />
     </>
   );
 }

@@ -4,7 +4,8 @@
  * full test log. Server-rendered; the numbers come from lib/submissions/view.ts.
  */
 import Link from "next/link";
-import { EstimateCell } from "@/components/leaderboard/EstimateCell";
+import { EstimateText } from "@/components/leaderboard/EstimateText";
+import { DataTable } from "@/components/ui/DataTable";
 import { failurePageUrl, logPageUrl } from "@/lib/submissions/urls";
 import type { BugResultView, ChainResultsView } from "@/lib/submissions/view";
 import type { SubmissionScores } from "@/lib/submissions/scores";
@@ -24,30 +25,16 @@ export function SubmissionScoresTable({ scores }: { scores: SubmissionScores }) 
         Over the {scores.chains} chain(s) and {scores.bugs} bug(s) this submission covers; {scores.resolved} bug(s) and{" "}
         {scores.chainsResolved} chain(s) resolved. 95% bootstrap intervals over chains.
       </p>
-      <div className="table-scroll">
-        <table className="scores-table">
-          <thead>
-            <tr>
-              <th scope="col">Scoring</th>
-              <th scope="col" className="num">
-                Per-bug %
-              </th>
-              <th scope="col" className="num">
-                Chain %
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ label, s }) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <EstimateCell estimate={s.perBug} />
-                <EstimateCell estimate={s.chain} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        className="scores-table"
+        columns={[
+          { header: "Scoring", cell: (r) => r.label },
+          { header: "Per-bug %", numeric: true, cell: (r) => <EstimateText estimate={r.s.perBug} /> },
+          { header: "Chain %", numeric: true, cell: (r) => <EstimateText estimate={r.s.chain} /> },
+        ]}
+        rows={rows}
+        rowKey={(r) => r.label}
+      />
     </section>
   );
 }
@@ -78,6 +65,7 @@ function appliedText(r: BugResultView): string {
   return r.patchApplied ? (r.applyMethod ?? "yes") : "no";
 }
 
+/** Its own markup, not a DataTable: a bug not graded spans the outcome columns in one cell. */
 export function SubmissionResultsTables({ id, chains }: { id: string; chains: ChainResultsView[] }) {
   return (
     <section aria-labelledby="results-heading">

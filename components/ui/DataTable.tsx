@@ -2,7 +2,12 @@ import type { ReactNode } from "react";
 
 /** One column: its header, and what a row shows in it. */
 export type Column<Row> = {
+  /** the column's name (and its key among the columns) */
   header: string;
+  /** what the header cell shows when it is more than the name (an abbreviation, a mode tag) */
+  label?: ReactNode;
+  /** a class of the header cell (a mode's colour) */
+  headerClass?: string;
   /** the header is read by screen readers only (a column of buttons) */
   hiddenHeader?: boolean;
   /** right-aligned figures */
@@ -28,6 +33,7 @@ export function DataTable<Row>({
   empty,
   rowHeader = true,
   className,
+  id,
   testId,
   rowAttributes,
 }: {
@@ -40,6 +46,8 @@ export function DataTable<Row>({
   empty?: ReactNode;
   rowHeader?: boolean;
   className?: string;
+  /** the table's id (an anchor the page links to) */
+  id?: string;
   /** the table's data-testid */
   testId?: string;
   /** extra attributes of a row's <tr> (a test id, a class) */
@@ -50,13 +58,13 @@ export function DataTable<Row>({
   const cellClass = (c: Column<Row>, row: Row) => [numeric(c), c.cellClass?.(row)].filter(Boolean).join(" ") || undefined;
   return (
     <div className="table-scroll">
-      <table className={className} data-testid={testId}>
+      <table className={className} id={id} data-testid={testId}>
         {caption && <caption className={captionHidden ? "visually-hidden" : undefined}>{caption}</caption>}
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c.header} scope="col" className={numeric(c)}>
-                {c.hiddenHeader ? <span className="visually-hidden">{c.header}</span> : c.header}
+              <th key={c.header} scope="col" className={[numeric(c), c.headerClass].filter(Boolean).join(" ") || undefined}>
+                {c.hiddenHeader ? <span className="visually-hidden">{c.header}</span> : (c.label ?? c.header)}
               </th>
             ))}
           </tr>
