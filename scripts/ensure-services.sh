@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PostgreSQL and Redis on 127.0.0.1 for the deployment-mode tests, from
-# Debian's archive (ENVIRONMENT.md). Idempotent: installs what is missing, starts
+# Debian's archive. Idempotent: installs what is missing, starts
 # what does not answer, and leaves running servers alone. Not needed by the
 # quick start, which runs on SQLite with the embedded worker.
 set -euo pipefail

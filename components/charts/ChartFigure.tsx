@@ -1,5 +1,5 @@
 /**
- * A chart's frame and a table's downloads (UI.md): the chart has a title, a
+ * A chart's frame and a table's downloads: the chart has a title, a
  * fixed-height box it mounts into after the server-rendered table (so nothing
  * shifts), and a pointer to the table that carries the same numbers as text.
  */

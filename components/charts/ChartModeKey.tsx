@@ -1,5 +1,5 @@
 /**
- * One encoding per mode on every table and chart (UI.md): the mode's colour
+ * One encoding per mode on every table and chart: the mode's colour
  * (app/globals.css --mode-*), its line style and its marker, and its name.
  */
 import { MODE_LABELS } from "@/evaluator/scoring/format";

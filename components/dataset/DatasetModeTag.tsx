@@ -1,4 +1,4 @@
-/** A mode's name in its colour with a line-style mark (UI.md: one colour per mode, never colour alone). */
+/** A mode's name in its colour with a line-style mark (one colour per mode, never colour alone). */
 import { MODE_LABELS } from "@/evaluator/scoring/format";
 import type { Mode } from "@/lib/schemas/prediction";
 

@@ -1,5 +1,5 @@
 /**
- * A unified diff for reading (UI.md "failure pages are for reading code"): one
+ * A unified diff for reading ("failure pages are for reading code"): one
  * collapsible block per file, hunks of lines numbered old | new, a +/− column
  * besides the colour, syntax highlighting by the file's language, and long
  * unchanged runs folded behind a "show" toggle. Server-rendered, works without

@@ -1,5 +1,5 @@
 /**
- * The failure page's two columns (UI.md: Oracle | Seq where the modes differ):
+ * The failure page's two columns (Oracle | Seq where the modes differ):
  * each submission's outcome on the bug — resolved, applied, fingerprint — and
  * its failing tests with the first lines of their error and the full log.
  */

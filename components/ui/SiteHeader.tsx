@@ -1,5 +1,5 @@
 /**
- * The header on every page (UI.md "quiet chrome"): the benchmark's name, the
+ * The header on every page ("quiet chrome"): the benchmark's name, the
  * newest dataset version and the date of the newest result, where to go, and
  * who is signed in.
  */

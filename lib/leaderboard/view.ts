@@ -98,7 +98,7 @@ export function describeFilters(q: LeaderboardView): string[] {
   ];
 }
 
-/** Why the evaluated table is empty (UI.md: empty states say why), or null when it is not. */
+/** Why the evaluated table is empty (empty states say why), or null when it is not. */
 export function emptyReason(board: { version: string | null; versions: readonly string[]; rows: readonly unknown[] }, shown: number, q: LeaderboardView): string | null {
   if (shown > 0) return null;
   if (board.versions.length === 0) return "No dataset has been imported yet, so there is nothing to rank.";

@@ -1,6 +1,5 @@
 /**
- * A unified diff as the failure page shows it (UI.md
- * "failure pages are for reading code"): files of hunks of numbered lines,
+ * A unified diff as the failure page shows it (* "failure pages are for reading code"): files of hunks of numbered lines,
  * long runs of unchanged lines folded, each line syntax-highlighted.
  *
  * Patches are untrusted text: parse-diff reads them, and nothing becomes HTML;

@@ -1,5 +1,5 @@
 /**
- * The failure page's pure parts (UI.md "failure pages are for
+ * The failure page's pure parts ("failure pages are for
  * reading code"): its labels, why a bug is not a chain error, and the agent's
  * files against the gold files (overshoot and undershoot, SPEC §5's M \ F and
  * F \ M). The failing test's error in its log is lib/submissions/log-excerpt.ts; the

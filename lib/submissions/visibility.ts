@@ -28,7 +28,7 @@ export type VisibilityRequest = z.infer<typeof visibilityRequestSchema>;
 /** How a visibility reads on the page ("pending review"). */
 export const visibilityLabel = (v: Visibility): string => v.replace("_", " ");
 
-/** The warning every page showing a not-yet-public submission carries (UI.md: private results marked private). */
+/** The warning every page showing a not-yet-public submission carries (private results marked private). */
 export function visibilityNote(v: Visibility): string | null {
   return v === "public" ? null : `${visibilityLabel(v)} — only your team and reviewers can see this`;
 }
