@@ -2,20 +2,9 @@
  * The dataset tables' columns for GET /api/v1/dataset…: each CSV column also
  * names its field in the JSON export, so both carry the same data.
  */
-import { z } from "zod";
-import type { CsvColumn } from "@/lib/csv";
+import type { ExportColumn } from "@/lib/export-table";
 import { type PositionSolveRate, RATE_KEYS, type RatesByMode } from "@/lib/dataset/solve-rates";
 import type { DatasetBugRow, DatasetChainRow, DatasetVersionRow, RepositoryRow } from "@/lib/dataset/view";
-
-/** A CSV column that also names the field of the JSON export, so both carry the same data. */
-export type ExportColumn<T> = CsvColumn<T> & { key: string };
-
-export const exportFormatSchema = z.enum(["json", "csv"]).default("json");
-
-/** The JSON export's records: one object per row, keyed like the CSV's columns. */
-export function exportRecords<T>(columns: readonly ExportColumn<T>[], rows: readonly T[]): Record<string, string | number | boolean | null>[] {
-  return rows.map((r) => Object.fromEntries(columns.map((c) => [c.key, c.value(r) ?? null])));
-}
 
 const rateColumns = <T>(prefix: string, label: string, rates: (row: T) => RatesByMode): ExportColumn<T>[] =>
   RATE_KEYS.flatMap((k) => [

@@ -6,8 +6,10 @@ import { describe, expect, it } from "vitest";
 import { toCsv } from "@/lib/csv";
 import { problemTitle, repositoryRows } from "@/lib/dataset/view";
 import { bugSolveRates, chainSolveRates, formatSolveRate, positionSolveRates, shownRateKeys, standingSubmissions, type PublicOutcome, type RatesByMode } from "@/lib/dataset/solve-rates";
-import { BUG_COLUMNS, exportRecords } from "@/lib/dataset/export";
-import { datasetVersionQuerySchema, searchParamsObject } from "@/lib/dataset/url";
+import { BUG_COLUMNS, } from "@/lib/dataset/export";
+import { exportRecords } from "@/lib/export-table";
+import { datasetVersionQuerySchema } from "@/lib/dataset/url";
+import { parseQuery, parseViewQuery } from "@/lib/view-query";
 
 const chains = [
   { continuousId: "a", length: 3 },
@@ -145,13 +147,14 @@ describe("tables and queries", () => {
   });
 
   it("query schemas: defaults, and the first value of a repeated key", () => {
-    expect(datasetVersionQuerySchema.parse(searchParamsObject(new URLSearchParams("positions=all&positions=length3")))).toEqual({
+    expect(parseQuery(datasetVersionQuerySchema, new URLSearchParams("positions=all&positions=length3"))).toEqual({
       format: "json",
       table: "chains",
       positions: "all",
     });
-    expect(datasetVersionQuerySchema.safeParse({ format: "xml" }).success).toBe(false);
-    expect(searchParamsObject({ a: ["1", "2"], b: undefined, c: "3" })).toEqual({ a: "1", c: "3" });
+    expect(() => parseQuery(datasetVersionQuerySchema, new URLSearchParams("format=xml"))).toThrow(/format/);
+    // a page keeps the good values and drops the bad one
+    expect(parseViewQuery(datasetVersionQuerySchema, { table: "positions", positions: "nine", repo: "" }).query).toEqual({ format: "json", table: "positions", positions: "length3" });
   });
 
   it("a problem statement's title is its first line, shortened", () => {

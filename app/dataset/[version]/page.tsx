@@ -10,7 +10,8 @@ import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
 import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/dataset/DatasetTables";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
 import { shownRateKeys, type Population } from "@/lib/dataset/solve-rates";
-import { datasetVersionQuerySchema, pageQuery } from "@/lib/dataset/url";
+import { datasetVersionQuerySchema } from "@/lib/dataset/url";
+import { parseViewQuery } from "@/lib/view-query";
 import { utcDay } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Dataset version · ChainSWE" };
@@ -30,7 +31,7 @@ function populationNote(p: Population): string {
 
 export default async function DatasetVersionPage({ params, searchParams }: Props) {
   const { version } = await params;
-  const query = pageQuery(datasetVersionQuerySchema, await searchParams);
+  const query = parseViewQuery(datasetVersionQuerySchema, await searchParams).query;
   const repo = query.repo;
   const view = await getDatasetVersionView(version, query.positions);
   if (!view) notFound();

@@ -4,13 +4,15 @@
  */
 import { toCsv, csvResponse } from "@/lib/csv";
 import { getDatasetIndex } from "@/lib/dataset/browser";
-import { REPOSITORY_COLUMNS, VERSION_COLUMNS, exportRecords } from "@/lib/dataset/export";
-import { datasetIndexQuerySchema, exportQuery } from "@/lib/dataset/url";
+import { REPOSITORY_COLUMNS, VERSION_COLUMNS } from "@/lib/dataset/export";
+import { exportRecords } from "@/lib/export-table";
+import { datasetIndexQuerySchema } from "@/lib/dataset/url";
+import { parseQuery } from "@/lib/view-query";
 import { errorResponse, json } from "@/lib/http";
 
 export async function GET(req: Request): Promise<Response> {
   try {
-    const q = exportQuery(datasetIndexQuerySchema, new URL(req.url).searchParams);
+    const q = parseQuery(datasetIndexQuerySchema, new URL(req.url).searchParams);
     const { versions } = await getDatasetIndex();
     if (q.table === "versions") {
       if (q.format === "csv") return csvResponse(toCsv(VERSION_COLUMNS, versions), "chainswe-dataset-versions.csv");

@@ -4,15 +4,17 @@
  */
 import { csvResponse, toCsv } from "@/lib/csv";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
-import { CHAIN_COLUMNS, POSITION_COLUMNS, exportRecords } from "@/lib/dataset/export";
-import { datasetVersionQuerySchema, exportQuery } from "@/lib/dataset/url";
+import { CHAIN_COLUMNS, POSITION_COLUMNS } from "@/lib/dataset/export";
+import { exportRecords } from "@/lib/export-table";
+import { datasetVersionQuerySchema } from "@/lib/dataset/url";
+import { parseQuery } from "@/lib/view-query";
 import { NotFoundError } from "@/lib/errors";
 import { errorResponse, json } from "@/lib/http";
 
 export async function GET(req: Request, { params }: { params: Promise<{ version: string }> }): Promise<Response> {
   try {
     const { version } = await params;
-    const q = exportQuery(datasetVersionQuerySchema, new URL(req.url).searchParams);
+    const q = parseQuery(datasetVersionQuerySchema, new URL(req.url).searchParams);
     const view = await getDatasetVersionView(version, q.positions);
     if (!view) throw new NotFoundError(`dataset version ${version}`);
     const name = `chainswe-${version}-${q.table}${q.table === "positions" ? `-${q.positions}` : ""}`;

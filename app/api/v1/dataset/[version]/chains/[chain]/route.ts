@@ -5,15 +5,17 @@
  */
 import { csvResponse, toCsv } from "@/lib/csv";
 import { getDatasetChainView } from "@/lib/dataset/browser";
-import { BUG_COLUMNS, exportRecords } from "@/lib/dataset/export";
-import { datasetChainQuerySchema, exportQuery } from "@/lib/dataset/url";
+import { BUG_COLUMNS } from "@/lib/dataset/export";
+import { exportRecords } from "@/lib/export-table";
+import { datasetChainQuerySchema } from "@/lib/dataset/url";
+import { parseQuery } from "@/lib/view-query";
 import { NotFoundError } from "@/lib/errors";
 import { errorResponse, json } from "@/lib/http";
 
 export async function GET(req: Request, { params }: { params: Promise<{ version: string; chain: string }> }): Promise<Response> {
   try {
     const { version, chain } = await params;
-    const q = exportQuery(datasetChainQuerySchema, new URL(req.url).searchParams);
+    const q = parseQuery(datasetChainQuerySchema, new URL(req.url).searchParams);
     const view = await getDatasetChainView(version, chain);
     if (!view) throw new NotFoundError(`chain ${chain} of dataset version ${version}`);
     const rows = view.bugs.map((b) => ({ ...b, continuousId: chain }));
