@@ -33,6 +33,7 @@ const LIB_MAY_IMPORT = [
   "diff",
   "dataset",
   "regrade",
+  "bundle",
   "queue",
   "sandbox",
 ].flatMap((m) => [`!@/evaluator/${m}`, `!@/evaluator/${m}/*`]);

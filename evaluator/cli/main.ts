@@ -6,6 +6,7 @@ import { registerEvaluate } from "./evaluate";
 import { UsageError } from "./options";
 import { registerReport } from "./report";
 import { registerRegrade } from "./regrade";
+import { registerBundle } from "./bundle";
 import { registerValidate } from "./validate";
 import { registerDemo } from "./demo";
 import { registerDataset } from "./dataset";
@@ -47,6 +48,7 @@ export async function main(argv: string[]): Promise<void> {
   registerEvaluate(program);
   registerReport(program);
   registerRegrade(program);
+  registerBundle(program);
   registerDemo(program);
   registerDataset(program);
   registerSubmit(program);

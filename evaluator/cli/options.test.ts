@@ -69,6 +69,16 @@ describe("bad options, per command", () => {
     await refuses(["report", notARun], "report", ["<dirs>"]);
   });
 
+  it("bundle and verify: a directory that is not a run, a missing dataset and bundle; a file that is not a bundle", async () => {
+    await refuses(["bundle", dir, "--out", join(dir, "b.tar.gz"), "--dataset", join(dir, "missing.jsonl")], "bundle", ["<dir>", "--dataset"]);
+    await refuses(["verify", join(dir, "missing.tar.gz")], "verify", ["<bundle>"]);
+    writeFileSync(join(dir, "not-a-bundle.txt"), "hello\n");
+    const notABundle = await chainswe("verify", join(dir, "not-a-bundle.txt"));
+    expect(notABundle.code).not.toBe(0);
+    expect(notABundle.stderr).toMatch(/is not a bundle/);
+    expect(notABundle.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it("validate: a missing dataset and a zero concurrency", async () => {
     await refuses(["validate", notARun, "--concurrency", "0"], "validate", ["<dataset>", "--concurrency"]);
   });
