@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { reportSchema } from "@/evaluator/analysis/report";
+import { bundleArchive, readBundle } from "@/evaluator/bundle/archive";
 import { DEMO_DATASET, demoPredictionFiles, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
@@ -109,6 +110,30 @@ describe("demo systems replayed in Docker", async () => {
       ["oracle", 100, 100],
       ["seq", 100, 100],
     ]);
+  });
+});
+
+describe("reproducibility bundle (CLI)", () => {
+  it("bundle → verify agrees offline and on replay; a changed log is named", async () => {
+    const dir = runDirs.find((d) => d.endsWith("demo-overshoot.seq"));
+    expect(dir, "the demo-overshoot Seq run above").toBeDefined();
+    const bundle = join(outRoot, "overshoot.bundle.tar.gz");
+    await run(process.execPath, [...CLI, "bundle", dir!, "--out", bundle]);
+    const clean = await run(process.execPath, [...CLI, "verify", bundle, "--replay"], { maxBuffer: 16 * 1024 * 1024 });
+    expect(clean.stdout).toMatch(/16\/16 bug\(s\) re-graded from their logs; replayed 5 chain\(s\)/);
+    expect(clean.stdout).toContain("OK: the manifest, every verdict and every score agree");
+    // one log changed inside the archive: the manifest and the re-grade both name it
+    const files = await readBundle(bundle);
+    const path = [...files.keys()].find((f) => f.endsWith("/2/test_output.txt"))!;
+    files.set(path, Buffer.from(files.get(path)!.toString().replaceAll(" PASSED", " FAILED")));
+    const tampered = join(outRoot, "tampered.bundle.tar.gz");
+    writeFileSync(tampered, await bundleArchive(files));
+    const bad = await run(process.execPath, [...CLI, "verify", tampered]).then(
+      () => null,
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(bad?.code).toBe(1);
+    expect(bad?.stdout).toContain(`${path}: changed: its sha256 is not the manifest's`);
   });
 });
 

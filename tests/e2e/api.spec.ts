@@ -6,9 +6,11 @@
  * cookie-authenticated upload from another origin (CSRF) is refused.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { readBundle } from "@/evaluator/bundle/archive";
 import { DEMO_VERSION, ROOT } from "./site";
 import { createTeamWithSystem, createToken, signUp } from "./steps";
 
@@ -46,6 +48,24 @@ test("chainswe submit with a token from /account: bad lines refused, good file e
   expect(detail.status()).toBe(200);
   expect(await detail.json()).toMatchObject({ id, status: "completed", visibility: "private", mode: "oracle" });
   expect(await listed()).toBe(1);
+
+  // the completed submission as a reproducibility bundle, with its patches (the team's token), checked offline
+  const bundle = await page.request.get(`/api/v1/submissions/${id}/bundle`, { headers: api });
+  expect(bundle.status()).toBe(200);
+  expect(bundle.headers()["content-type"]).toBe("application/gzip");
+  const file = join(mkdtempSync(join(tmpdir(), "chainswe-e2e-bundle-")), "bundle.tar.gz");
+  writeFileSync(file, await bundle.body());
+  const verified = spawnSync(process.execPath, ["bin/chainswe.mjs", "verify", file], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  expect(verified.stdout).toContain("16/16 bug(s) re-graded from their logs");
+  expect(verified.stdout).toContain("OK: the manifest, every verdict and every score agree");
+  expect(verified.status).toBe(0);
+  const files = await readBundle(file);
+  expect(files.has("predictions.jsonl")).toBe(true);
+  expect(JSON.parse(files.get("environment.json")!.toString())).toMatchObject({ patches_included: true, dataset: { name: `dataset version ${DEMO_VERSION}` } });
+  await page.goto(`/submissions/${id}`);
+  await expect(page.getByRole("link", { name: "reproducibility bundle" })).toHaveAttribute("href", `/api/v1/submissions/${id}/bundle`);
+  // a private submission's bundle is no one else's
+  expect((await fetch(new URL(`/api/v1/submissions/${id}/bundle`, baseURL))).status).toBe(404);
 });
 
 test("tokens: scopes are enforced and a bad token is 401, never a visitor", async ({ page, playwright, baseURL }) => {
@@ -122,4 +142,19 @@ test("a read-only token cannot submit, cancel, publish or re-run; a submit-only 
   // the team's session still may (and frees the worker)
   expect((await page.request.post(`/api/v1/submissions/${id}/cancel`, { headers: { origin: baseURL! } })).status()).toBe(200);
   await api.dispose();
+});
+
+test("a visitor's bundle of a public submission verifies, with the team's patches withheld", async ({ baseURL }) => {
+  const board = (await (await fetch(new URL(`/api/v1/leaderboard?version=${DEMO_VERSION}`, baseURL))).json()) as { rows: { submission_id: string }[] };
+  const id = board.rows[0]!.submission_id;
+  const bundle = await fetch(new URL(`/api/v1/submissions/${id}/bundle`, baseURL));
+  expect(bundle.status).toBe(200);
+  const file = join(mkdtempSync(join(tmpdir(), "chainswe-e2e-bundle-")), "public.tar.gz");
+  writeFileSync(file, Buffer.from(await bundle.arrayBuffer()));
+  const files = await readBundle(file);
+  expect([...files.keys()].filter((f) => f === "predictions.jsonl" || f.endsWith("model.patch"))).toEqual([]);
+  expect(JSON.parse(files.get("environment.json")!.toString())).toMatchObject({ patches_included: false });
+  const verified = spawnSync(process.execPath, ["bin/chainswe.mjs", "verify", file], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  expect(verified.stdout).toContain("OK: the manifest, every verdict and every score agree");
+  expect(verified.status).toBe(0);
 });

@@ -84,6 +84,14 @@ export default async function SubmissionPage({ params }: Props) {
             <a href={`${api}/predictions.jsonl`}>predictions</a>
           </>
         )}
+        {v.status === "completed" && (
+          <>
+            {" · "}
+            <a href={`${api}/bundle`} title="results, logs, dataset records, report and a manifest of hashes; check it with chainswe verify">
+              reproducibility bundle
+            </a>
+          </>
+        )}
         {" · "}
         <a href={api}>JSON</a>
       </p>

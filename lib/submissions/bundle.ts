@@ -1,0 +1,44 @@
+/**
+ * A completed submission as a reproducibility bundle (evaluator/bundle), for
+ * whoever may read the submission: its results, logs and report, the dataset
+ * version's records and the images' facts. The patches (predictions.jsonl and
+ * each model.patch) are in it for the team and reviewers only, as with the
+ * predictions download; the rest verifies without them.
+ */
+import { bugKey, bundleFiles } from "@/evaluator/bundle";
+import { bundleArchive } from "@/evaluator/bundle/archive";
+import { imageFacts } from "@/evaluator/bundle/environment";
+import type { Viewer } from "@/lib/authz";
+import { db } from "@/lib/db";
+import { getChain } from "@/lib/dataset/data";
+import { FieldError } from "@/lib/errors";
+import { readableSubmission } from "@/lib/submissions/access";
+import { predictionsJsonl } from "@/lib/submissions/downloads";
+import { runResultsForSubmission } from "@/lib/submissions/run-results";
+
+export async function submissionBundle(viewer: Viewer | null, id: string): Promise<{ filename: string; archive: Buffer }> {
+  const access = await readableSubmission(viewer, id);
+  if (access.status !== "completed") throw new FieldError("id", `submission ${id} is ${access.status}: a bundle holds a completed evaluation`);
+  const run = (await runResultsForSubmission(id))!;
+  const withPatches = access.role.team || access.role.reviewer;
+  const [rows, predictions, version] = await Promise.all([
+    db.bugResult.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, log: true } }),
+    db.prediction.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, modelPatch: true } }),
+    db.submission.findUniqueOrThrow({ where: { id }, select: { datasetVersion: { select: { version: true, chains: { select: { continuousId: true }, orderBy: { id: "asc" } } } } } }),
+  ]);
+  const patches = new Map(predictions.map((p) => [bugKey(p.continuousId, p.order), p.modelPatch]));
+  const logs = new Map(rows.map((r) => [bugKey(r.continuousId, r.order), { log: r.log, modelPatch: patches.get(bugKey(r.continuousId, r.order)) ?? "" }]));
+  const { version: name, chains: ids } = version.datasetVersion;
+  const chains = (await Promise.all(ids.map((c) => getChain(name, c.continuousId)))).filter((c) => c !== null);
+  const graded = new Set(run.bugs.map((b) => b.continuous_id));
+  const files = bundleFiles({
+    summary: run.summary,
+    bugs: run.bugs,
+    logs,
+    predictionsJsonl: withPatches ? await predictionsJsonl(viewer, id) : null,
+    datasetJsonl: chains.map((c) => `${JSON.stringify(c)}\n`).join(""),
+    datasetName: `dataset version ${name}`,
+    images: await imageFacts(chains.filter((c) => graded.has(c.continuous_id)).map((c) => c.docker_image)),
+  });
+  return { filename: `chainswe-${id.replace(/[^A-Za-z0-9._-]/g, "_")}.bundle.tar.gz`, archive: await bundleArchive(files) };
+}
