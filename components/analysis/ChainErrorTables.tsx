@@ -42,45 +42,31 @@ function shownFingerprints(stats: BreakdownStats): FingerprintKey[] {
  * the links (a position, a system).
  */
 function statsColumns<Row>(stats: (row: Row) => BreakdownStats, at: (row: Row) => ChainErrorFilter & { system?: string }, fingerprints: FingerprintKey[], href: ListHref): Column<Row>[] {
-  const share = (pct: number | null) => <span className="share">{pct === null ? "" : `${formatPercent(pct)}%`}</span>;
+  /** One cause's or fingerprint's column: its count, linking to the list narrowed to it, and its share. */
+  const split = (name: string, colourVar: string, part: (s: BreakdownStats) => { count: number; pct: number | null }, narrow: ChainErrorFilter): Column<Row> => ({
+    header: name,
+    label: (
+      <>
+        <Swatch colourVar={colourVar} />
+        {name}
+      </>
+    ),
+    numeric: true,
+    cell: (r) => {
+      const { count, pct } = part(stats(r));
+      return (
+        <>
+          <Link href={href({ ...at(r), ...narrow })}>{count}</Link> <span className="share">{pct === null ? "" : `${formatPercent(pct)}%`}</span>
+        </>
+      );
+    },
+  });
   return [
     { header: "Unresolved downstream", numeric: true, cell: (r) => <Link href={href(at(r))}>{stats(r).unresolved_downstream}</Link> },
     { header: "Chain errors", numeric: true, cell: (r) => <Link href={href(at(r))}>{stats(r).chain_errors}</Link> },
     { header: "Rate %", numeric: true, cell: (r) => (stats(r).rate === null ? "—" : <Link href={href(at(r))}>{formatPercent(stats(r).rate)}</Link>) },
-    ...CAUSES.map(
-      (c): Column<Row> => ({
-        header: CAUSE_LABELS[c],
-        label: (
-          <>
-            <Swatch colourVar={CAUSE_COLOUR[c]} />
-            {CAUSE_LABELS[c]}
-          </>
-        ),
-        numeric: true,
-        cell: (r) => (
-          <>
-            <Link href={href({ ...at(r), cause: c })}>{stats(r).causes[c].count}</Link> {share(stats(r).causes[c].pct)}
-          </>
-        ),
-      }),
-    ),
-    ...fingerprints.map(
-      (f): Column<Row> => ({
-        header: FINGERPRINT_LABELS[f],
-        label: (
-          <>
-            <Swatch colourVar={FINGERPRINT_COLOUR[f]} />
-            {FINGERPRINT_LABELS[f]}
-          </>
-        ),
-        numeric: true,
-        cell: (r) => (
-          <>
-            <Link href={href({ ...at(r), fingerprint: f })}>{stats(r).fingerprints[f].count}</Link> {share(stats(r).fingerprints[f].pct)}
-          </>
-        ),
-      }),
-    ),
+    ...CAUSES.map((c) => split(CAUSE_LABELS[c], CAUSE_COLOUR[c], (s) => s.causes[c], { cause: c })),
+    ...fingerprints.map((f) => split(FINGERPRINT_LABELS[f], FINGERPRINT_COLOUR[f], (s) => s.fingerprints[f], { fingerprint: f })),
   ];
 }
 
