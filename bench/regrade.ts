@@ -22,12 +22,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { gradeBug } from "@/evaluator/grading";
-import { parsePytestLog } from "@/evaluator/parsers";
 import { listsFromResult, regradeBug, regradeDir } from "@/evaluator/regrade";
-import { bugLogText } from "@/evaluator/replay/log";
 import { bugLogDir, resultLine, SUMMARY_FILE } from "@/evaluator/replay/output";
-import { gradedBug, runSummary } from "@/evaluator/scoring/test-fixtures";
+import { gradedWithLog } from "@/evaluator/regrade/test-fixtures";
+import { runSummary } from "@/evaluator/scoring/test-fixtures";
 import type { GradedBug } from "@/lib/schemas/results";
 
 const { values: args } = parseArgs({
@@ -82,20 +80,16 @@ function storedBug(b: number, variant: (typeof VARIANTS)[number]): Stored {
     ...summary,
     `======================== ${TESTS - failing.size} passed, ${failing.size} failed in 3.21s =========================`,
   ].join("\n");
-  const grade = gradeBug({ parsed: parsePytestLog(output), failToPass: f2p, passToPass: p2p, patchApplied: true, patchEmpty: false, timedOut: false, exitCode: failing.size ? 1 : 0 });
-  const chain = `bench-chain-${Math.floor(b / CHAIN_LENGTH)}`;
-  const bug = gradedBug("seq", "bench", {
-    continuous_id: chain,
-    order: (b % CHAIN_LENGTH) + 1,
-    resolved: grade.resolved,
-    fingerprint: grade.fingerprint,
-    tampered: grade.tampered,
-    fail_to_pass: grade.fail_to_pass,
-    pass_to_pass: grade.pass_to_pass,
-    log_parser: "pytest",
+  return gradedWithLog({
+    output,
+    parser: "pytest",
+    failToPass: f2p,
+    passToPass: p2p,
+    exitCode: failing.size ? 1 : 0,
+    durationMs: 3210,
+    setupLog: ">>> git apply --verbose\nChecking patch src/mod.py...\nApplied patch src/mod.py cleanly.",
+    result: { continuous_id: `bench-chain-${Math.floor(b / CHAIN_LENGTH)}`, order: (b % CHAIN_LENGTH) + 1, system: "bench" },
   });
-  const run = { output, exitCode: failing.size ? 1 : 0, timedOut: false, diskExceeded: null, truncated: false, durationMs: 3210 };
-  return { bug, log: bugLogText({ bug, setupLog: ">>> git apply --verbose\nChecking patch src/mod.py...\nApplied patch src/mod.py cleanly.", run, token: "CHAINSWE-0123456789abcdef01234567", statuses: grade.statuses }) };
 }
 
 const variantOf = (s: number, b: number) => VARIANTS[(s * 7 + b * 13) % VARIANTS.length]!;

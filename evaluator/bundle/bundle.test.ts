@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { gradeBug } from "@/evaluator/grading";
-import { getLogParser } from "@/evaluator/parsers";
-import { bugLogText } from "@/evaluator/replay/log";
-import { gradedBug, runSummary } from "@/evaluator/scoring/test-fixtures";
+import { gradedWithLog } from "@/evaluator/regrade/test-fixtures";
+import { runSummary } from "@/evaluator/scoring/test-fixtures";
 import { chainSchema } from "@/lib/schemas/dataset";
 import type { GradedBug } from "@/lib/schemas/results";
 import { bugKey, bundleFiles, bundleLogPath, MANIFEST_FILE, sha256, type BundleInput } from "./bundle";
@@ -39,20 +37,7 @@ const chain = chainSchema.parse({
 /** Bug `order` graded from a fixture log as the replay grades it, with the log the replay keeps. */
 function graded(order: number, output: string): { bug: GradedBug; log: string } {
   const record = chain.bug_fixes[order - 1]!;
-  const run = { output, exitCode: 1, timedOut: false, diskExceeded: null, truncated: false, durationMs: 1000 };
-  const grade = gradeBug({ parsed: getLogParser("pytest")(output), failToPass: record.FAIL_TO_PASS, passToPass: record.PASS_TO_PASS, patchApplied: true, patchEmpty: false, timedOut: false, exitCode: 1 });
-  const bug = gradedBug("seq", "sys", {
-    continuous_id: "c-1",
-    order,
-    swebench_instance_id: record.swebench_instance_id,
-    resolved: grade.resolved,
-    fingerprint: grade.fingerprint,
-    tampered: grade.tampered,
-    fail_to_pass: grade.fail_to_pass,
-    pass_to_pass: grade.pass_to_pass,
-    log_parser: "pytest",
-  });
-  return { bug, log: bugLogText({ bug, setupLog: ">>> applied", run, token: "CHAINSWE-0123456789abcdef01234567", statuses: grade.statuses }) };
+  return gradedWithLog({ output, parser: "pytest", failToPass: record.FAIL_TO_PASS, passToPass: record.PASS_TO_PASS, result: { continuous_id: "c-1", order, swebench_instance_id: record.swebench_instance_id } });
 }
 
 function inputOf(): BundleInput {

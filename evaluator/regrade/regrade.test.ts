@@ -3,12 +3,11 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gradeBug, GRADER_VERSION } from "@/evaluator/grading";
-import { getLogParser } from "@/evaluator/parsers";
-import { bugLogText } from "@/evaluator/replay/log";
+import { GRADER_VERSION } from "@/evaluator/grading";
 import { readStoredTestRun, runBeginMarker, runEndMarker } from "@/evaluator/replay/markers";
 import { bugLogDir, resultLine, SUMMARY_FILE } from "@/evaluator/replay/output";
-import { gradedBug, runSummary } from "@/evaluator/scoring/test-fixtures";
+import { runSummary } from "@/evaluator/scoring/test-fixtures";
+import { gradedWithLog } from "./test-fixtures";
 import type { GradedBug } from "@/lib/schemas/results";
 import { formatDirRegrade, regradeBug, regradeDir, REGRADED_RESULTS_FILE, REGRADE_REPORT_FILE } from ".";
 
@@ -23,28 +22,7 @@ const TOKEN = "CHAINSWE-0123456789abcdef01234567";
 
 /** A bug graded as the replay grades it, with the log the replay keeps. */
 function storedBug(output: string, parser: string, over: { truncated?: boolean; timedOut?: boolean } = {}): { bug: GradedBug; log: string } {
-  const run = { output, exitCode: 1, timedOut: over.timedOut ?? false, diskExceeded: null, truncated: over.truncated ?? false, durationMs: 1234 };
-  const grade = gradeBug({
-    parsed: run.truncated ? { observations: new Map() } : getLogParser(parser)(output),
-    failToPass: F2P,
-    passToPass: P2P,
-    patchApplied: true,
-    patchEmpty: false,
-    timedOut: run.timedOut,
-    exitCode: 1,
-  });
-  const bug = gradedBug("seq", "sys", {
-    continuous_id: "c-1",
-    order: 1,
-    resolved: grade.resolved,
-    fingerprint: grade.fingerprint,
-    tampered: grade.tampered || run.truncated,
-    fail_to_pass: grade.fail_to_pass,
-    pass_to_pass: grade.pass_to_pass,
-    log_parser: parser,
-    grader_version: "0.9.0",
-  });
-  return { bug, log: bugLogText({ bug, setupLog: ">>> applied", run, token: TOKEN, statuses: grade.statuses }) };
+  return gradedWithLog({ output, parser, failToPass: F2P, passToPass: P2P, ...over, result: { continuous_id: "c-1", order: 1, grader_version: "0.9.0" } });
 }
 
 describe("readStoredTestRun", () => {
