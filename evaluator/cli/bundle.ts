@@ -4,7 +4,7 @@
  * (manifest, re-grade of every log, scores), and with --replay in Docker where
  * the images are present. Exit 1 when anything disagrees, naming the file.
  */
-import { writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { z } from "zod";
 import { verifyBundle, type BundleProblem } from "@/evaluator/bundle";
@@ -37,7 +37,10 @@ export function registerBundle(program: Command): void {
     .action(async (dir: string, raw: Record<string, unknown>) => {
       const opts = parseOptions("bundle", bundleOptionsSchema, { ...raw, dir }, ["dir"]);
       const files = await bundleFromDir(opts.dir, opts);
-      await writeFile(opts.out, await bundleArchive(files));
+      // written whole or not at all: a failed write leaves no half archive under the name asked for
+      const tmp = `${opts.out}.partial`;
+      await writeFile(tmp, await bundleArchive(files));
+      await rename(tmp, opts.out);
       process.stdout.write(`${opts.out}: ${files.size} files, manifest with the sha256 of each\n`);
     });
   program

@@ -160,6 +160,12 @@ function chainFromRows(row: ChainRow, bugs: BugRow[]): Chain {
 }
 
 /** One chain of one version as the dataset file had it, or null when either is unknown. */
+/** Every chain of a dataset version as its records, in import order: one query. */
+export async function getChains(version: string): Promise<Chain[]> {
+  const rows = await db.chain.findMany({ where: { datasetVersion: { version } }, include: { bugs: { orderBy: { order: "asc" } } }, orderBy: { id: "asc" } });
+  return rows.map((row) => chainFromRows(row, row.bugs));
+}
+
 export async function getChain(version: string, continuousId: string): Promise<Chain | null> {
   const row = await db.chain.findFirst({
     where: { continuousId, datasetVersion: { version } },

@@ -10,7 +10,7 @@ import { bundleArchive } from "@/evaluator/bundle/archive";
 import { imageFacts } from "@/evaluator/bundle/environment";
 import type { Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { getChain } from "@/lib/dataset/data";
+import { getChains } from "@/lib/dataset/data";
 import { FieldError } from "@/lib/errors";
 import { readableSubmission } from "@/lib/submissions/access";
 import { predictionsJsonl } from "@/lib/submissions/downloads";
@@ -21,21 +21,28 @@ export async function submissionBundle(viewer: Viewer | null, id: string): Promi
   if (access.status !== "completed") throw new FieldError("id", `submission ${id} is ${access.status}: a bundle holds a completed evaluation`);
   const run = (await runResultsForSubmission(id))!;
   const withPatches = access.role.team || access.role.reviewer;
-  const [rows, predictions, version] = await Promise.all([
+  const [rows, predictions, sub] = await Promise.all([
     db.bugResult.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, log: true } }),
-    db.prediction.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, modelPatch: true } }),
-    db.submission.findUniqueOrThrow({ where: { id }, select: { datasetVersion: { select: { version: true, chains: { select: { continuousId: true }, orderBy: { id: "asc" } } } } } }),
+    // the patches only for those who may have them; the JSONL download's own lines, read once
+    withPatches ? predictionsJsonl(viewer, id) : null,
+    db.submission.findUniqueOrThrow({ where: { id }, select: { datasetVersion: { select: { version: true } } } }),
   ]);
-  const patches = new Map(predictions.map((p) => [bugKey(p.continuousId, p.order), p.modelPatch]));
+  const patches = new Map(
+    (predictions ?? "")
+      .split("\n")
+      .filter((l) => l)
+      .map((l) => JSON.parse(l) as { continuous_id: string; order: number; model_patch: string })
+      .map((p) => [bugKey(p.continuous_id, p.order), p.model_patch]),
+  );
   const logs = new Map(rows.map((r) => [bugKey(r.continuousId, r.order), { log: r.log, modelPatch: patches.get(bugKey(r.continuousId, r.order)) ?? "" }]));
-  const { version: name, chains: ids } = version.datasetVersion;
-  const chains = (await Promise.all(ids.map((c) => getChain(name, c.continuousId)))).filter((c) => c !== null);
+  const name = sub.datasetVersion.version;
+  const chains = await getChains(name);
   const graded = new Set(run.bugs.map((b) => b.continuous_id));
   const files = bundleFiles({
     summary: run.summary,
     bugs: run.bugs,
     logs,
-    predictionsJsonl: withPatches ? await predictionsJsonl(viewer, id) : null,
+    predictionsJsonl: predictions,
     datasetJsonl: chains.map((c) => `${JSON.stringify(c)}\n`).join(""),
     datasetName: `dataset version ${name}`,
     images: await imageFacts(chains.filter((c) => graded.has(c.continuous_id)).map((c) => c.docker_image)),
