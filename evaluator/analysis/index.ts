@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { modeSchema } from "@/lib/schemas/prediction";
 import { FINGERPRINTS, fingerprintSchema, type GradedBug } from "@/lib/schemas/results";
-import { indexBugs, type RunResults } from "@/evaluator/scoring";
+import { chainRecords, indexBugs, type ChainRecord, type RunResults } from "@/evaluator/scoring";
 
 export const CAUSES = ["overshoot", "undershoot", "both", "unattributed"] as const;
 export const causeSchema = z.enum(CAUSES);
@@ -188,21 +188,29 @@ function stats(errors: readonly ChainError[], unresolved: number): BreakdownStat
  * the Seq run. Only errors of that run's system and mode are counted.
  */
 export function chainErrorBreakdown(errors: readonly ChainError[], seq: RunResults): ChainErrorBreakdown {
-  const seqMode = seq.summary.mode;
+  return chainErrorBreakdownOf(errors, { system: seq.summary.system, mode: seq.summary.mode }, chainRecords(seq));
+}
+
+/**
+ * The same over the Seq run's chain records: the whole dataset, or the chains a
+ * bug-date window keeps (SPEC §7; pass only the errors of those chains).
+ */
+export function chainErrorBreakdownOf(
+  errors: readonly ChainError[],
+  seq: { system: string; mode: RunResults["summary"]["mode"] },
+  chains: readonly ChainRecord[],
+): ChainErrorBreakdown {
+  const seqMode = seq.mode;
   if (seqMode === "oracle") throw new RangeError("chain-error breakdown needs a seq or seq_mem run, got oracle");
-  const mine = errors.filter((e) => e.system === seq.summary.system && e.seq_mode === seqMode);
-  const seqBugs = indexBugs(seq);
+  const mine = errors.filter((e) => e.system === seq.system && e.seq_mode === seqMode);
   const unresolvedAt = new Map<number, number>();
-  for (const { continuous_id, length } of seq.summary.dataset.chains) {
-    for (let p = 2; p <= length; p++) {
-      const bug = seqBugs.get(continuous_id)?.get(p);
-      const add = bug && !bug.resolved ? 1 : 0;
-      unresolvedAt.set(p, (unresolvedAt.get(p) ?? 0) + add);
-    }
+  for (const { bugs } of chains) {
+    // graded and unresolved; a bug missing from the results is not counted
+    for (let p = 2; p <= bugs.length; p++) unresolvedAt.set(p, (unresolvedAt.get(p) ?? 0) + (bugs[p - 1] === 0 ? 1 : 0));
   }
   const positions = [...unresolvedAt.keys()].sort((a, b) => a - b);
   return {
-    system: seq.summary.system,
+    system: seq.system,
     seq_mode: seqMode,
     positions: positions.map((p) => ({
       position: p,

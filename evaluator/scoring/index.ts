@@ -8,6 +8,8 @@ export {
   indexBugs,
   applyScoring,
   chainOutcomes,
+  chainRecords,
+  scoreChainRecords,
   countResolved,
   isChainResolved,
   type RunResults,
@@ -34,6 +36,8 @@ export {
   estimateSchema,
   positionRateSchema,
   bootstrapInfoSchema,
+  chainRecordSchema,
+  type ChainRecord,
   runScoresSchema,
   pairedComparisonSchema,
   type Estimate,
@@ -43,6 +47,7 @@ export {
 } from "./schemas";
 export {
   scoreRun,
+  scoreOutcomes,
   headlineRates,
   positionRates,
   chainTotals,
@@ -51,6 +56,7 @@ export {
   type ChainTotals,
   type ScoreOptions,
 } from "./score-run";
+export { bugWindowSchema, isWindowSet, bugDay, dayAfter, chainsInWindow, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
 export { pairedComparison, type PairedOptions } from "./paired";
 export {
   MISSING,

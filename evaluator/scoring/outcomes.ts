@@ -11,6 +11,7 @@
  *   earlier bug of its chain is resolved; Oracle bugs are always scored on their own.
  */
 import type { GradedBug, RunSummary } from "@/lib/schemas/results";
+import type { ChainRecord } from "./schemas";
 
 export type RunResults = { summary: RunSummary; bugs: GradedBug[] };
 
@@ -69,25 +70,40 @@ function maxOrNull(values: (number | undefined)[]): number | null {
   return present.length === 0 ? null : Math.max(...present);
 }
 
-/** Every dataset chain of the run, in dataset order, scored strict or lenient. */
-export function chainOutcomes(run: RunResults, scoring: Scoring): ChainOutcome[] {
+/** Every dataset chain of the run, in dataset order, as the run left it. */
+export function chainRecords(run: RunResults): ChainRecord[] {
   const index = indexBugs(run);
-  const strict = scoring === "strict" && run.summary.mode !== "oracle";
   return run.summary.dataset.chains.map(({ continuous_id, length }) => {
     const graded = index.get(continuous_id) ?? new Map<number, GradedBug>();
     const bugs = Array.from({ length }, (_, i) => graded.get(i + 1));
     return {
       continuous_id,
-      length,
-      resolved: applyScoring(
-        bugs.map((b) => b?.resolved === true),
-        strict,
-      ),
-      graded: bugs.filter((b) => b !== undefined).length,
+      bugs: bugs.map((b) => (b === undefined ? null : b.resolved ? 1 : 0)),
       cost_usd: sumOrNull(bugs.map((b) => b?.cost_usd)),
       peak_context_tokens: maxOrNull(bugs.map((b) => b?.peak_context_tokens)),
     };
   });
+}
+
+/** Chain records scored strict or lenient; a run of `mode` (Oracle bugs are always scored on their own). */
+export function scoreChainRecords(records: readonly ChainRecord[], scoring: Scoring, mode: RunSummary["mode"]): ChainOutcome[] {
+  const strict = scoring === "strict" && mode !== "oracle";
+  return records.map((r) => ({
+    continuous_id: r.continuous_id,
+    length: r.bugs.length,
+    resolved: applyScoring(
+      r.bugs.map((b) => b === 1),
+      strict,
+    ),
+    graded: r.bugs.filter((b) => b !== null).length,
+    cost_usd: r.cost_usd,
+    peak_context_tokens: r.peak_context_tokens,
+  }));
+}
+
+/** Every dataset chain of the run, in dataset order, scored strict or lenient. */
+export function chainOutcomes(run: RunResults, scoring: Scoring): ChainOutcome[] {
+  return scoreChainRecords(chainRecords(run), scoring, run.summary.mode);
 }
 
 export function countResolved(outcome: ChainOutcome): number {

@@ -22,6 +22,19 @@ export const positionRateSchema = estimateSchema.extend({
 });
 export type PositionRate = z.infer<typeof positionRateSchema>;
 
+/**
+ * One chain as a run left it, before scoring (SPEC §4): per position, 1 resolved,
+ * 0 graded and unresolved, null not graded. Stored per submission, so a bug-date
+ * window (SPEC §7) rescores the chains it keeps without the graded bugs.
+ */
+export const chainRecordSchema = z.object({
+  continuous_id: z.string(),
+  bugs: z.array(z.union([z.literal(0), z.literal(1), z.null()])).min(1),
+  cost_usd: z.number().nullable(),
+  peak_context_tokens: z.number().nullable(),
+});
+export type ChainRecord = z.infer<typeof chainRecordSchema>;
+
 export const bootstrapInfoSchema = z.object({
   seed: z.number().int(),
   draws: z.number().int().positive(),

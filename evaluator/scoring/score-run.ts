@@ -121,16 +121,24 @@ function meanOrNull(values: (number | null)[]): number | null {
 /** Every SPEC §4 score of one run. Throws when the dataset has no chains. */
 export function scoreRun(run: RunResults, opts: ScoreOptions = {}): RunScores {
   const scoring = opts.scoring ?? "strict";
+  return scoreOutcomes(chainOutcomes(run, scoring), { system: run.summary.system, mode: run.summary.mode }, opts);
+}
+
+/**
+ * Every SPEC §4 score of a run's chain outcomes (scored with `opts.scoring`):
+ * the whole dataset, or the chains a bug-date window keeps (SPEC §7). Throws
+ * when there are no chains.
+ */
+export function scoreOutcomes(outcomes: readonly ChainOutcome[], run: { system: string; mode: Mode }, opts: ScoreOptions = {}): RunScores {
+  const scoring = opts.scoring ?? "strict";
   const positions = opts.positions ?? "length3";
   const boot = resolveBootstrap(opts);
-  const outcomes = chainOutcomes(run, scoring);
   if (outcomes.length === 0) {
-    throw new RangeError(`run ${run.summary.system} (${run.summary.mode}): the dataset has no chains to score`);
+    throw new RangeError(`run ${run.system} (${run.mode}): no chains to score`);
   }
-  const mode: Mode = run.summary.mode;
   return {
-    system: run.summary.system,
-    mode,
+    system: run.system,
+    mode: run.mode,
     scoring,
     positions,
     ...headlineRates(outcomes, boot),

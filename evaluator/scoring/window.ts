@@ -1,0 +1,67 @@
+/**
+ * The bug-date window (SPEC §7): which chains a window [from, until] keeps. A
+ * chain is inside when every one of its bugs' `date` (SPEC §1) falls inside,
+ * compared by UTC day, both ends inclusive; a chain with a date that is not a
+ * date is outside any window that sets a bound. Pure.
+ */
+import { z } from "zod";
+
+const day = z.iso.date({ error: "expected a day, YYYY-MM-DD" });
+
+/** A window on bug dates; either end may be open. */
+export const bugWindowSchema = z
+  .object({ from: day.optional(), until: day.optional() })
+  .refine((w) => !w.from || !w.until || w.from <= w.until, { message: "the window's start is after its end", path: ["until"] });
+export type BugWindow = z.infer<typeof bugWindowSchema>;
+
+export const isWindowSet = (w: BugWindow | undefined): w is BugWindow => Boolean(w?.from || w?.until);
+
+/** The UTC day of a bug's date (`2023-10-02T09:12:30Z`, `2023-10-02`, any Date.parse form), or null. */
+export function bugDay(date: string): string | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+  const t = Date.parse(date);
+  return Number.isNaN(t) ? null : new Date(t).toISOString().slice(0, 10);
+}
+
+/** The day after `day` (YYYY-MM-DD): a window starting after a cutoff. */
+export function dayAfter(d: string): string {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  if (Number.isNaN(t)) throw new RangeError(`not a day: ${d}`);
+  return new Date(t + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A chain's bug dates, in order. */
+export type DatedChain = { continuous_id: string; dates: readonly string[] };
+
+/** What a window keeps of a dataset version: the chains inside, and the counts a page shows. */
+export type WindowKeeps = {
+  inside: Set<string>;
+  chains: number;
+  bugs: number;
+  /** the version's whole population, for "keeps 40 of 100 chains" */
+  totalChains: number;
+  totalBugs: number;
+  /** chains outside only because a bug's date is not a date */
+  undated: number;
+};
+
+export function chainsInWindow(chains: readonly DatedChain[], w: BugWindow): WindowKeeps {
+  const inside = new Set<string>();
+  let bugs = 0;
+  let undated = 0;
+  let totalBugs = 0;
+  const set = isWindowSet(w);
+  for (const c of chains) {
+    totalBugs += c.dates.length;
+    const days = set ? c.dates.map(bugDay) : [];
+    if (days.includes(null)) {
+      undated++;
+      continue;
+    }
+    if (days.every((d) => (!w.from || (d as string) >= w.from) && (!w.until || (d as string) <= w.until))) {
+      inside.add(c.continuous_id);
+      bugs += c.dates.length;
+    }
+  }
+  return { inside, chains: inside.size, bugs, totalChains: chains.length, totalBugs, undated };
+}
