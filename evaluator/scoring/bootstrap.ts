@@ -35,7 +35,7 @@ export function resolveBootstrap(opts?: { seed?: number; draws?: number }): Boot
 }
 
 /** Quantile q of ascending `sorted` (type 7). */
-export function percentile(sorted: readonly number[], q: number): number {
+export function percentile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) throw new RangeError("percentile of an empty list");
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
@@ -48,7 +48,8 @@ export function percentile(sorted: readonly number[], q: number): number {
 const matrices = new Map<string, Int32Array>();
 const MATRIX_CACHE = 8;
 
-function resampleMatrix(n: number, opts: BootstrapOptions): Int32Array {
+/** The draws × n chain indices of the resamples of n units (row d = draw d). */
+export function resampleMatrix(n: number, opts: BootstrapOptions): Int32Array {
   const key = `${n}:${opts.seed}:${opts.draws}`;
   const cached = matrices.get(key);
   if (cached) return cached;

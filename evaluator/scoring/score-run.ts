@@ -7,7 +7,8 @@
  * with a bug at p, and its interval resamples exactly those chains.
  */
 import type { Mode } from "@/lib/schemas/prediction";
-import { bootstrapIntervals, resolveBootstrap, type BootstrapOptions, type Indices } from "./bootstrap";
+import { resolveBootstrap, type BootstrapOptions, type Indices } from "./bootstrap";
+import { headlineRatesOf, positionRatesOf } from "./rates";
 import {
   chainOutcomes,
   countResolved,
@@ -51,66 +52,16 @@ export function perBugPercent(totals: ChainTotals, idx: Indices): number {
   return (100 * resolved) / bugs;
 }
 
-function chainPercent(totals: ChainTotals, idx: Indices): number {
-  let solved = 0;
-  for (let k = 0; k < idx.length; k++) solved += totals.solved[idx[k] as number] as number;
-  return (100 * solved) / idx.length;
-}
-
 export const allIndices = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 /** Per-bug % and chain % with intervals (one resample set for both). */
-export function headlineRates(
-  outcomes: readonly ChainOutcome[],
-  boot: BootstrapOptions,
-): { per_bug: Estimate; chain: Estimate } {
-  const totals = chainTotals(outcomes);
-  const all = allIndices(outcomes.length);
-  const [bugCi, chainCi] = bootstrapIntervals(
-    outcomes.length,
-    [(idx) => perBugPercent(totals, idx), (idx) => chainPercent(totals, idx)],
-    boot,
-  );
-  return {
-    per_bug: { value: perBugPercent(totals, all), ci: bugCi as [number, number] },
-    chain: { value: chainPercent(totals, all), ci: chainCi as [number, number] },
-  };
+export function headlineRates(outcomes: readonly ChainOutcome[], boot: BootstrapOptions): { per_bug: Estimate; chain: Estimate } {
+  return headlineRatesOf([outcomes], boot)[0]!;
 }
 
-const hitRate =
-  (hits: readonly number[]) =>
-  (idx: Indices): number => {
-    let sum = 0;
-    for (let k = 0; k < idx.length; k++) sum += hits[idx[k] as number] as number;
-    return (100 * sum) / idx.length;
-  };
-
 /** Resolution rate at each position 1..max of the position set. */
-export function positionRates(
-  outcomes: readonly ChainOutcome[],
-  positions: PositionSet,
-  boot: BootstrapOptions,
-): PositionRate[] {
-  const pool = positions === "length3" ? outcomes.filter((o) => o.length === 3) : outcomes;
-  const maxLength = Math.max(0, ...pool.map((o) => o.length));
-  // columns[i] = 1/0 per chain with a bug at position i+1, in pool order
-  const columns = Array.from({ length: maxLength }, (_, i) =>
-    pool.filter((o) => o.length > i).map((o) => (o.resolved[i] ? 1 : 0)),
-  );
-  // populations are nested (length ≥ p), so equal sizes mean the same chains: one resample set each
-  const bySize = new Map<number, number[]>();
-  columns.forEach((col, i) => bySize.set(col.length, [...(bySize.get(col.length) ?? []), i]));
-  const intervals = new Map<number, [number, number]>();
-  for (const [n, cols] of bySize) {
-    const cis = bootstrapIntervals(n, cols.map((i) => hitRate(columns[i] as number[])), boot);
-    cols.forEach((c, j) => intervals.set(c, cis[j] as [number, number]));
-  }
-  return columns.map((col, i) => ({
-    position: i + 1,
-    value: hitRate(col)(allIndices(col.length)),
-    ci: intervals.get(i) as [number, number],
-    n: col.length,
-  }));
+export function positionRates(outcomes: readonly ChainOutcome[], positions: PositionSet, boot: BootstrapOptions): PositionRate[] {
+  return positionRatesOf([outcomes], positions, boot)[0]!;
 }
 
 function meanOrNull(values: (number | null)[]): number | null {
@@ -129,20 +80,39 @@ export function scoreRun(run: RunResults, opts: ScoreOptions = {}): RunScores {
  * the whole dataset, or the chains a bug-date window keeps (SPEC §7). Throws
  * when there are no chains.
  */
-export function scoreOutcomes(outcomes: readonly ChainOutcome[], run: { system: string; mode: Mode }, opts: ScoreOptions = {}): RunScores {
+export function scoreOutcomes(outcomes: readonly ChainOutcome[], run: RunName, opts: ScoreOptions = {}): RunScores {
+  return scoreOutcomeSets([{ outcomes, run }], opts)[0]!;
+}
+
+type RunName = { system: string; mode: Mode };
+
+/**
+ * scoreOutcomes for many runs over the same chains (a leaderboard's rows under
+ * one window), sharing the bootstrap's resamples: the same numbers, much faster.
+ */
+export function scoreOutcomeSets(sets: readonly { outcomes: readonly ChainOutcome[]; run: RunName }[], opts: ScoreOptions = {}): RunScores[] {
   const scoring = opts.scoring ?? "strict";
   const positions = opts.positions ?? "length3";
   const boot = resolveBootstrap(opts);
-  if (outcomes.length === 0) {
-    throw new RangeError(`run ${run.system} (${run.mode}): no chains to score`);
+  for (const { outcomes, run } of sets) {
+    if (outcomes.length === 0) throw new RangeError(`run ${run.system} (${run.mode}): no chains to score`);
   }
-  return {
+  const headline = headlineRatesOf(
+    sets.map((s) => s.outcomes),
+    boot,
+  );
+  const perPosition = positionRatesOf(
+    sets.map((s) => s.outcomes),
+    positions,
+    boot,
+  );
+  return sets.map(({ outcomes, run }, i) => ({
     system: run.system,
     mode: run.mode,
     scoring,
     positions,
-    ...headlineRates(outcomes, boot),
-    per_position: positionRates(outcomes, positions, boot),
+    ...headline[i]!,
+    per_position: perPosition[i]!,
     cost_per_chain: meanOrNull(outcomes.map((o) => o.cost_usd)),
     peak_context_tokens: meanOrNull(outcomes.map((o) => o.peak_context_tokens)),
     counts: {
@@ -153,5 +123,5 @@ export function scoreOutcomes(outcomes: readonly ChainOutcome[], run: { system: 
       chains_resolved: outcomes.filter(isChainResolved).length,
     },
     bootstrap: boot,
-  };
+  }));
 }

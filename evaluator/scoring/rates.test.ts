@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+import { bootstrapIntervals, resolveBootstrap, type Indices } from "./bootstrap";
+import { applyScoring, type ChainOutcome } from "./outcomes";
+import { drawSums, headlineRatesOf, positionRatesOf } from "./rates";
+
+/** Random runs over the same chains (lengths 1–6), some resolved, strict or not. */
+function randomSets(seed: number, chains: number, runs: number): ChainOutcome[][] {
+  const rng = xoroshiro128plus(seed);
+  const lengths = Array.from({ length: chains }, (_, i) => (i % 3 === 0 ? 3 : uniformInt(rng, 1, 6)));
+  return Array.from({ length: runs }, (_, r) =>
+    lengths.map((length, i) => ({
+      continuous_id: `c${i}`,
+      length,
+      resolved: applyScoring(
+        Array.from({ length }, () => uniformInt(rng, 0, 99) < 20 + r * 7),
+        r % 2 === 0,
+      ),
+      graded: length,
+      cost_usd: null,
+      peak_context_tokens: null,
+    })),
+  );
+}
+
+// The statistics written per resample, as the bootstrap's definition reads (SPEC §4): the oracle for the batch.
+function expectedHeadline(set: ChainOutcome[], boot = resolveBootstrap()) {
+  const resolved = set.map((o) => o.resolved.filter(Boolean).length);
+  const perBug = (idx: Indices) => {
+    let r = 0;
+    let b = 0;
+    for (let k = 0; k < idx.length; k++) {
+      r += resolved[idx[k] as number] as number;
+      b += set[idx[k] as number]!.length;
+    }
+    return (100 * r) / b;
+  };
+  const chain = (idx: Indices) => {
+    let s = 0;
+    for (let k = 0; k < idx.length; k++) s += set[idx[k] as number]!.resolved.every(Boolean) ? 1 : 0;
+    return (100 * s) / idx.length;
+  };
+  const all = Array.from({ length: set.length }, (_, i) => i);
+  const [bugCi, chainCi] = bootstrapIntervals(set.length, [perBug, chain], boot);
+  return { per_bug: { value: perBug(all), ci: bugCi }, chain: { value: chain(all), ci: chainCi } };
+}
+
+function expectedPositions(set: ChainOutcome[], positions: "length3" | "all", boot = resolveBootstrap()) {
+  const pool = positions === "length3" ? set.filter((o) => o.length === 3) : set;
+  const max = Math.max(0, ...pool.map((o) => o.length));
+  return Array.from({ length: max }, (_, i) => {
+    const col = pool.filter((o) => o.length > i).map((o) => (o.resolved[i] ? 1 : 0));
+    const rate = (idx: Indices) => {
+      let s = 0;
+      for (let k = 0; k < idx.length; k++) s += col[idx[k] as number] as number;
+      return (100 * s) / idx.length;
+    };
+    const [ci] = bootstrapIntervals(col.length, [rate], boot);
+    return { position: i + 1, value: rate(col.map((_, k) => k)), ci, n: col.length };
+  });
+}
+
+describe("rates of many runs at once", () => {
+  it("sums every draw's counts against 0/1 vectors, whatever the block width", () => {
+    const boot = resolveBootstrap({ seed: 3, draws: 50 });
+    // the resamples themselves, read through a statistic that records them
+    const draws: number[][] = [];
+    bootstrapIntervals(37, [(idx) => (draws.push(Array.from(idx)), 0)], boot);
+    for (const v of [1, 5, 70]) {
+      const vectors = Array.from({ length: v }, (_, j) => Uint8Array.from({ length: 37 }, (_, i) => ((i * 7 + j) % 3 === 0 ? 1 : 0)));
+      const sums = drawSums(37, vectors, boot);
+      draws.forEach((drawn, d) => {
+        vectors.forEach((x, j) => expect(sums[j]![d]).toBe(drawn.reduce((a, i) => a + (x[i] as number), 0)));
+      });
+    }
+  });
+
+  it("equal the bootstrap of each run on its own, exactly, for one run or many", () => {
+    for (const [chains, runs] of [
+      [1, 1],
+      [7, 1],
+      [40, 5],
+      [100, 70],
+    ] as const) {
+      const sets = randomSets(chains * 31 + runs, chains, runs);
+      const got = headlineRatesOf(sets, resolveBootstrap());
+      sets.forEach((set, i) => expect(got[i]).toEqual(expectedHeadline(set)));
+      for (const positions of ["length3", "all"] as const) {
+        const rates = positionRatesOf(sets, positions, resolveBootstrap());
+        sets.forEach((set, i) => expect(rates[i]).toEqual(expectedPositions(set, positions)));
+      }
+    }
+  });
+
+  it("refuses runs over different chains", () => {
+    const [a, b] = [randomSets(1, 4, 1)[0]!, randomSets(2, 5, 1)[0]!];
+    expect(() => headlineRatesOf([a, b], resolveBootstrap())).toThrow(/same chains/);
+  });
+});

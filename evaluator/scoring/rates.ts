@@ -1,0 +1,184 @@
+/**
+ * Rates with bootstrap intervals (SPEC §4 "Uncertainty") for many runs over the
+ * same chains at once: the leaderboard under a bug-date window (SPEC §7)
+ * rescores every row of a version in one request.
+ *
+ * Every rate here is a sum over resampled chains of a per-chain integer, so a
+ * resample is summarised by how often it drew each chain (its counts) and a
+ * run's statistic is a dot product with those counts. The runs share the
+ * resamples (bootstrap.ts: they depend only on n, seed and draws), so per draw
+ * the counts are folded once into tables of block sums (the sum of the counts
+ * of every subset of a block of w chains) and each 0/1 vector of each run costs
+ * one lookup per block. Integers all the way, so the values, and the percentile
+ * intervals over them, are exactly those of `bootstrapIntervals` with the
+ * statistic written per resample (tested against it).
+ */
+import { percentile, resampleMatrix, CI_LEVEL, type BootstrapOptions, type Interval } from "./bootstrap";
+import type { ChainOutcome, PositionSet } from "./outcomes";
+import type { Estimate, PositionRate } from "./schemas";
+
+/**
+ * For each 0/1 vector over the n chains, its sum over every resample's draws
+ * (out[j][d] = Σ_i count_d(i) · vectors[j][i]). Block width by the number of
+ * vectors: a table of 2^w sums per block is built per draw, worth it only when
+ * many vectors read it.
+ */
+export function drawSums(n: number, vectors: readonly ArrayLike<number>[], boot: BootstrapOptions): Int32Array[] {
+  const v = vectors.length;
+  const out = vectors.map(() => new Int32Array(boot.draws));
+  if (v === 0) return out;
+  const matrix = resampleMatrix(n, boot);
+  const w = v >= 64 ? 8 : v >= 4 ? 4 : 1;
+  const size = 1 << w;
+  const blocks = Math.ceil(n / w);
+  // masks[b·v + j]: the bits of vector j in block b
+  const masks = new Uint8Array(blocks * v);
+  vectors.forEach((x, j) => {
+    for (let i = 0; i < n; i++) if (x[i]) masks[((i / w) | 0) * v + j]! |= 1 << i % w;
+  });
+  const counts = new Int32Array(blocks * w);
+  const table = new Int32Array(blocks * size);
+  const acc = new Int32Array(v);
+  // the chain index of each single-bit mask's bit
+  const bitIndex = new Int32Array(size);
+  for (let b = 0; b < w; b++) bitIndex[1 << b] = b;
+  for (let d = 0; d < boot.draws; d++) {
+    counts.fill(0);
+    const row = d * n;
+    for (let k = 0; k < n; k++) counts[matrix[row + k]!]!++;
+    for (let b = 0; b < blocks; b++) {
+      const base = b * size;
+      const first = b * w;
+      table[base] = 0;
+      for (let m = 1; m < size; m++) {
+        const low = m & -m;
+        table[base + m] = table[base + (m ^ low)]! + counts[first + bitIndex[low]!]!;
+      }
+    }
+    acc.fill(0);
+    for (let b = 0; b < blocks; b++) {
+      const base = b * size;
+      const at = b * v;
+      for (let j = 0; j < v; j++) acc[j]! += table[base + masks[at + j]!]!;
+    }
+    for (let j = 0; j < v; j++) out[j]![d] = acc[j]!;
+  }
+  return out;
+}
+
+const TAIL = (1 - CI_LEVEL) / 2;
+
+function intervalOf(sorted: ArrayLike<number>): Interval {
+  return [percentile(sorted, TAIL), percentile(sorted, 1 - TAIL)];
+}
+
+/** The interval of (100 · k) / n over the draws' numerators k ∈ [0, n]: sorted by counting, values as the rate computes them. */
+function fixedDenominatorInterval(numerators: Int32Array, n: number): Interval {
+  const hist = new Int32Array(n + 1);
+  for (let d = 0; d < numerators.length; d++) hist[numerators[d]!]!++;
+  const sorted = new Float64Array(numerators.length);
+  let at = 0;
+  for (let k = 0; k <= n; k++) for (let c = hist[k]!; c > 0; c--) sorted[at++] = (100 * k) / n;
+  return intervalOf(sorted);
+}
+
+/** The 0/1 bit planes of non-negative integers: Σ_k 2^k · planes[k][i] = values[i]. */
+function bitPlanes(values: readonly number[]): Uint8Array[] {
+  const max = Math.max(0, ...values);
+  const planes: Uint8Array[] = [];
+  for (let k = 0; 1 << k <= max; k++) planes.push(Uint8Array.from(values, (x) => (x >> k) & 1));
+  return planes;
+}
+
+function weighted(sums: readonly Int32Array[], from: number, count: number, draws: number): Float64Array {
+  const out = new Float64Array(draws);
+  for (let k = 0; k < count; k++) {
+    const s = sums[from + k]!;
+    const weight = 2 ** k;
+    for (let d = 0; d < draws; d++) out[d]! += weight * s[d]!;
+  }
+  return out;
+}
+
+const sumOf = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** Every set must list the same chains (ids and lengths, in order): they share the resamples. */
+function assertSameChains(sets: readonly (readonly ChainOutcome[])[]): void {
+  const [first] = sets;
+  for (const set of sets) {
+    if (set.length !== first!.length || set.some((o, i) => o.continuous_id !== first![i]!.continuous_id || o.length !== first![i]!.length)) {
+      throw new RangeError("runs scored together must cover the same chains in the same order");
+    }
+  }
+}
+
+/** Per-bug % and chain % with intervals, for each set of chain outcomes (one resample set for all). */
+export function headlineRatesOf(sets: readonly (readonly ChainOutcome[])[], boot: BootstrapOptions): { per_bug: Estimate; chain: Estimate }[] {
+  if (sets.length === 0) return [];
+  assertSameChains(sets);
+  const chains = sets[0]!;
+  const n = chains.length;
+  const lengths = chains.map((o) => o.length);
+  const lengthPlanes = bitPlanes(lengths);
+  const runs = sets.map((set) => {
+    const resolved = set.map((o) => o.resolved.filter(Boolean).length);
+    return { resolved, planes: bitPlanes(resolved), solved: Uint8Array.from(set, (o) => (o.resolved.every(Boolean) ? 1 : 0)) };
+  });
+  // one call: [length planes, then per run: solved, its resolved planes]
+  const vectors: ArrayLike<number>[] = [...lengthPlanes];
+  for (const r of runs) vectors.push(r.solved, ...r.planes);
+  const sums = drawSums(n, vectors, boot);
+  const bugs = weighted(sums, 0, lengthPlanes.length, boot.draws);
+  const totalBugs = sumOf(lengths);
+  let at = lengthPlanes.length;
+  return runs.map((r) => {
+    const solved = sums[at]!;
+    const resolved = weighted(sums, at + 1, r.planes.length, boot.draws);
+    at += 1 + r.planes.length;
+    const perBug = new Float64Array(boot.draws);
+    for (let d = 0; d < boot.draws; d++) perBug[d] = (100 * resolved[d]!) / bugs[d]!;
+    perBug.sort();
+    const solvedCount = r.solved.reduce((a, b) => a + b, 0);
+    return {
+      per_bug: { value: (100 * sumOf(r.resolved)) / totalBugs, ci: intervalOf(perBug) },
+      chain: { value: (100 * solvedCount) / n, ci: fixedDenominatorInterval(solved, n) },
+    };
+  });
+}
+
+/**
+ * Resolution rate at each position 1..max of the position set, for each set:
+ * the rate at p is resolved-at-p over the set's chains with a bug at p, and its
+ * interval resamples exactly those chains.
+ */
+export function positionRatesOf(sets: readonly (readonly ChainOutcome[])[], positions: PositionSet, boot: BootstrapOptions): PositionRate[][] {
+  if (sets.length === 0) return [];
+  assertSameChains(sets);
+  const pick = (set: readonly ChainOutcome[]) => (positions === "length3" ? set.filter((o) => o.length === 3) : set);
+  const pools = sets.map(pick);
+  const pool = pools[0]!;
+  const maxLength = Math.max(0, ...pool.map((o) => o.length));
+  // populations are nested (length ≥ p), so equal sizes mean the same chains: one resample set, one call, each
+  const bySize = new Map<number, number[]>();
+  for (let p = 1; p <= maxLength; p++) {
+    const n = pool.filter((o) => o.length >= p).length;
+    bySize.set(n, [...(bySize.get(n) ?? []), p]);
+  }
+  const rates = new Map<number, PositionRate[]>();
+  for (const [n, ps] of bySize) {
+    // columns[k·sets + j]: set j's 0/1 column at position ps[k]
+    const columns = ps.flatMap((p) => pools.map((set) => Uint8Array.from(set.filter((o) => o.length >= p), (o) => (o.resolved[p - 1] ? 1 : 0))));
+    const sums = drawSums(n, columns, boot);
+    ps.forEach((p, k) => {
+      rates.set(
+        p,
+        pools.map((_, j) => {
+          const col = columns[k * pools.length + j]!;
+          return { position: p, value: (100 * col.reduce((a, b) => a + b, 0)) / n, ci: fixedDenominatorInterval(sums[k * pools.length + j]!, n), n };
+        }),
+      );
+    });
+  }
+  return sets.map((_, j) => Array.from({ length: maxLength }, (_, i) => rates.get(i + 1)![j]!));
+}
+
