@@ -10,11 +10,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { LeaderboardControls } from "@/components/leaderboard/LeaderboardControls";
 import { LeaderboardTable } from "@/components/leaderboard/LeaderboardTable";
+import { WindowNote } from "@/components/ui/WindowNote";
 import { getLeaderboard } from "@/lib/leaderboard/data";
 import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard/url";
 import { leaderboardPageView } from "@/lib/leaderboard/view";
 import { PAPER_SOURCE, REPORTED_LABEL, reportedMainRows } from "@/lib/reference/paper";
-import { parseViewQuery } from "@/lib/view-query";
+import { bugWindowOf, parseViewQuery } from "@/lib/view-query";
 
 export const metadata: Metadata = { title: "Leaderboard · ChainSWE" };
 
@@ -22,7 +23,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function LeaderboardPage({ searchParams }: Props) {
   const { query: asked, problems } = parseViewQuery(leaderboardViewSchema, await searchParams);
-  const board = await getLeaderboard({ version: asked.version, scoring: asked.scoring });
+  const board = await getLeaderboard({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked) });
   const view = leaderboardPageView(board, asked, asked.paper ? reportedMainRows() : []);
   const { query } = view;
   const api = (format: "csv" | "json") => leaderboardHref(query, { all: false, format }, "/api/v1/leaderboard");
@@ -40,6 +41,7 @@ export default async function LeaderboardPage({ searchParams }: Props) {
           Ignored: {problems.map((p) => `${p.field} (${p.message})`).join("; ")}. Showing the default for {problems.length === 1 ? "it" : "them"}.
         </p>
       )}
+      <WindowNote window={board.window} clearHref={leaderboardHref(query, { bug_from: undefined, bug_until: undefined })} />
       <p className="exports">
         Download this view: <a href={api("csv")} download>CSV</a> · <a href={api("json")} download>JSON</a>
       </p>

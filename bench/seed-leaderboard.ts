@@ -19,7 +19,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { bugResultRow } from "@/evaluator/queue/results";
-import { POSITION_SETS, SCORINGS, scoreRun, type RunResults } from "@/evaluator/scoring";
+import { POSITION_SETS, SCORINGS, chainRecords, scoreRun, type RunResults } from "@/evaluator/scoring";
 import type { StoredScores } from "@/lib/leaderboard/aggregates";
 import type { GradedBug } from "@/lib/schemas/results";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -54,8 +54,13 @@ const LENGTHS = [...Array<number>(97).fill(3), 4, 4, 5];
 const chains = LENGTHS.map((length, i) => {
   const repo = `org${pad(i % 54, 2)}/lib${pad(i % 54, 2)}`;
   const id = `${repo.replace("/", "__")}__chain-${pad(i)}`;
-  return { id, repo, length, difficulty: Array.from({ length }, () => rand()) };
-});
+  // bugs dated over five years, so a bug-date window keeps some chains and not others
+  const start = Date.UTC(2020, 0, 1) + i * 18 * 86_400_000;
+  const dates = Array.from({ length }, (_, k) => new Date(start + k * 20 * 86_400_000 + (i % 24) * 3_600_000).toISOString().replace(".000", ""));
+  return { id, repo, length, dates, difficulty: Array.from({ length }, () => rand()) };
+})
+  // in the database's order (by row id), as the portal lists a version's chains
+  .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 // ---------------------------------------------------------------- systems: models × configurations, 40 teams
 
@@ -159,7 +164,7 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = url;
   const { db } = await import("@/lib/db");
   const { columnJson } = await import("@/lib/schemas/columns");
-  const { storedScoresSchema } = await import("@/lib/leaderboard/aggregates");
+  const { storedChainsSchema, storedScoresSchema } = await import("@/lib/leaderboard/aggregates");
   const t0 = Date.now();
 
   const version = await db.datasetVersion.create({
@@ -173,7 +178,7 @@ async function main(): Promise<void> {
       repo: c.repo,
       baseCommit: "0".repeat(40),
       source: "synthetic",
-      dateRange: "2024-01-01..2024-06-30",
+      dateRange: `${c.dates[0]!.slice(0, 10)}..${c.dates.at(-1)!.slice(0, 10)}`,
       dockerImage: `bench/${c.repo.replace("/", "_")}:latest`,
       logParser: "pytest",
     })),
@@ -186,7 +191,7 @@ async function main(): Promise<void> {
         swebenchInstanceId: `${c.id}-bug${k + 1}`,
         commitHash: "0".repeat(40),
         problemStatement: `Synthetic bug ${k + 1} of ${c.id}.`,
-        date: "2024-03-01",
+        date: c.dates[k]!,
         source: "synthetic",
         patch: `diff --git a/src/mod${k + 1}.py b/src/mod${k + 1}.py\n--- a/src/mod${k + 1}.py\n+++ b/src/mod${k + 1}.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n`,
         testPatch: `diff --git a/tests/test_${k + 1}.py b/tests/test_${k + 1}.py\n--- a/tests/test_${k + 1}.py\n+++ b/tests/test_${k + 1}.py\n@@ -1 +1 @@\n-pass\n+assert x == 2\n`,
@@ -277,7 +282,9 @@ async function main(): Promise<void> {
           gradedAt: sub.finishedAt,
         })),
       }),
-      db.submissionScore.create({ data: { submissionId: sub.id, scores: columnJson(storedScoresSchema, scored), computedAt: sub.finishedAt } }),
+      db.submissionScore.create({
+        data: { submissionId: sub.id, scores: columnJson(storedScoresSchema, scored), chains: columnJson(storedChainsSchema, chainRecords(run)), computedAt: sub.finishedAt },
+      }),
     ]);
     if ((i + 1) % 100 === 0) console.log(`${i + 1}/${subs.length} submissions (${((Date.now() - t0) / 1000).toFixed(1)} s, scoring ${(scoring / 1000).toFixed(1)} s)`);
   }

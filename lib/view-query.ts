@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { scoringSchema } from "@/evaluator/scoring/schemas";
+import type { BugWindow } from "@/evaluator/scoring/window";
 import { FieldError } from "@/lib/errors";
 
 /** URL search params (an API route) or a page's searchParams. */
@@ -37,6 +38,16 @@ export const flag = z.stringbool();
 export const versionParam = single(text.optional());
 /** Strict (a Seq bug counts only if every earlier bug of its chain was resolved) or lenient. */
 export const scoringParam = single(scoringSchema.default("strict"));
+/** The bug-date window (SPEC §7): chains whose bugs are all dated on or after `bug_from` and on or before `bug_until` (UTC days). */
+export const bugWindowParams = {
+  bug_from: single(z.iso.date({ error: "expected a day, YYYY-MM-DD" }).optional()),
+  bug_until: single(z.iso.date({ error: "expected a day, YYYY-MM-DD" }).optional()),
+};
+export const bugWindowOf = (q: { bug_from?: string; bug_until?: string }): BugWindow => ({
+  ...(q.bug_from ? { from: q.bug_from } : {}),
+  ...(q.bug_until ? { until: q.bug_until } : {}),
+});
+
 /** An export's format. */
 export const formatParam = single(z.enum(["json", "csv"]).default("json"));
 

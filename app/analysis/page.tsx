@@ -10,6 +10,7 @@ import Link from "next/link";
 import { CAUSES } from "@/evaluator/analysis";
 import { formatPercent } from "@/evaluator/scoring/format";
 import { ChainErrorFilters } from "@/components/analysis/ChainErrorFilters";
+import { WindowNote } from "@/components/ui/WindowNote";
 import { CAUSE_COLOUR, ChainErrorList, ChainErrorPositionTable, ChainErrorSystemTable, FINGERPRINT_COLOUR, type ListHref } from "@/components/analysis/ChainErrorTables";
 import { ChartFigure, ExportLinks } from "@/components/charts/ChartFigure";
 import { ChartStackedBars } from "@/components/charts/ChartStackedBars";
@@ -40,7 +41,7 @@ export default async function AnalysisPage({ searchParams }: Props) {
     query = parseQuery(analysisQuerySchema, {});
   }
   const view = await getChainErrorView(query);
-  const base = { version: view.version, system: query.system, mode: query.mode };
+  const base = { version: view.version, system: query.system, mode: query.mode, bug_from: query.bug_from, bug_until: query.bug_until };
   const listHref: ListHref = ({ system, ...f }) => hrefWith("/analysis", { ...base, ...(system ? { system: [system] } : {}), ...f }, "errors");
   const narrowing = { position: query.position, cause: query.cause, fingerprint: query.fingerprint };
   const narrowed = Object.values(narrowing).some((v) => v !== undefined);
@@ -59,6 +60,7 @@ export default async function AnalysisPage({ searchParams }: Props) {
       </p>
       <ChainErrorFilters view={view} />
       {bad && <p className="error">{bad}</p>}
+      <WindowNote window={view.window} clearHref={hrefWith("/analysis", { ...base, bug_from: undefined, bug_until: undefined })} />
       {view.analyses.length === 0 ? (
         <p>
           {view.systems.length === 0

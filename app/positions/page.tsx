@@ -8,6 +8,7 @@ import { ChartFigure, ExportLinks } from "@/components/charts/ChartFigure";
 import { PositionChart } from "@/components/positions/PositionChart";
 import { PositionFilters } from "@/components/positions/PositionFilters";
 import { PositionTable } from "@/components/positions/PositionTable";
+import { WindowNote } from "@/components/ui/WindowNote";
 import { positionsQuerySchema, type PositionsQuery } from "@/lib/positions/url";
 import { getPositionsView } from "@/lib/positions/data";
 import { FieldError } from "@/lib/errors";
@@ -29,7 +30,7 @@ export default async function PositionsPage({ searchParams }: Props) {
     query = parseQuery(positionsQuerySchema, {});
   }
   const view = await getPositionsView(query);
-  const base = { version: view.version, scoring: query.scoring, positions: query.positions, paper: query.paper ? "1" : undefined };
+  const base = { version: view.version, scoring: query.scoring, positions: query.positions, bug_from: query.bug_from, bug_until: query.bug_until, paper: query.paper ? "1" : undefined };
   const page = (extra: Record<string, string>, hash: string) => hrefWith("/positions", { ...base, ...extra }, hash);
   const exportHref = (table: string, format: string) => hrefWith("/api/v1/positions", { ...base, config: query.config, model: query.model, table, format });
   const set = query.positions === "length3" ? "length-3 chains" : "all chains";
@@ -44,9 +45,12 @@ export default async function PositionsPage({ searchParams }: Props) {
       </p>
       <PositionFilters view={view} />
       {bad && <p className="error">{bad}</p>}
+      <WindowNote window={view.window} clearHref={hrefWith("/positions", { ...base, bug_from: undefined, bug_until: undefined, config: query.config, model: query.model })} />
       {view.rows === 0 ? (
         <p>
-          {view.version
+          {view.window?.chains === 0
+            ? "The bug-date window keeps no chain of this version: widen it or clear it."
+            : view.version
             ? `No public evaluated submission on dataset ${view.version} yet: results appear here once a team publishes them and a reviewer approves.`
             : "No dataset has been imported yet."}
         </p>

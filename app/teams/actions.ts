@@ -5,13 +5,13 @@ import { redirect } from "next/navigation";
 import { failure, formValues, ok, type ActionResult } from "@/lib/action-result";
 import { getViewer } from "@/lib/auth/viewer";
 import { systemFormInput } from "@/lib/teams/systems";
+import { SYSTEM_FIELDS } from "@/lib/teams/system-fields";
 import { answerInvitation, invitationAnswerSchema, inviteMember, inviteSchema } from "@/lib/teams/invitations";
 import { createSystem, createTeam, memberRoleSchema, removeMember, setMemberRole, updateSystem } from "@/lib/teams/data";
 
 // Thin: read the form, call lib/teams/data.ts (which checks the viewer), answer with an ActionResult.
 // `slug`, `systemId` and `userId` are bound on the page; the data layer re-checks them, so a forged value gains nothing.
 
-const SYSTEM_FIELDS = ["name", "model", "scaffold", "contextConfig", "links", "openWeights", "openScaffold"];
 
 export const createTeamAction = formAction({}, async (_prev: ActionResult, form: FormData): Promise<ActionResult> => {
   const values = formValues(form, ["name"]);

@@ -6,7 +6,7 @@
 import Link from "next/link";
 import { MODE_LABELS } from "@/evaluator/scoring/format";
 import type { ChainErrorView } from "@/lib/analysis/data";
-import { DatasetVersionSelect } from "@/components/ui/ViewControls";
+import { BugWindowFields, DatasetVersionSelect } from "@/components/ui/ViewControls";
 
 export function ChainErrorFilters({ view }: { view: ChainErrorView }) {
   const picked = new Set(view.query.system);
@@ -22,6 +22,7 @@ export function ChainErrorFilters({ view }: { view: ChainErrorView }) {
           <option value="seq_mem">{MODE_LABELS.seq_mem}</option>
         </select>
       </label>
+      <BugWindowFields from={view.query.bug_from} until={view.query.bug_until} idPrefix="ce" />
       {view.systems.length > 0 && (
         <fieldset className="systems">
           <legend>Systems (none ticked: all)</legend>

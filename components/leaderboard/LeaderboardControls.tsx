@@ -15,7 +15,7 @@ import { leaderboardHref, leaderboardViewSchema, type LeaderboardView } from "@/
 import { SCORING_EXPLANATION } from "@/lib/leaderboard/view";
 import { MODES } from "@/lib/schemas/prediction";
 import { parseViewQuery } from "@/lib/view-query";
-import { ScoringChoice } from "@/components/ui/ViewControls";
+import { BugWindowFields, ScoringChoice } from "@/components/ui/ViewControls";
 
 type Props = { query: LeaderboardView; versions: string[]; options: { configs: string[]; models: string[] } };
 
@@ -33,6 +33,8 @@ function fieldValues(q: LeaderboardView): Record<string, string> {
     open_scaffold: openValue(q.open_scaffold),
     from: q.from ?? "",
     to: q.to ?? "",
+    bug_from: q.bug_from ?? "",
+    bug_until: q.bug_until ?? "",
     group: q.group === "config" ? "config" : "",
     paper: q.paper ? "1" : "",
   };
@@ -137,6 +139,7 @@ export function LeaderboardControls({ query, versions, options }: Props) {
       </FieldSelect>
       <ScoringChoice scoring={query.scoring} legend="Scoring" />
       <Filters values={values} options={options} />
+      <BugWindowFields from={values.bug_from} until={values.bug_until} idPrefix="lb" />
       <fieldset>
         <legend>Show</legend>
         <label>

@@ -41,6 +41,14 @@ const columns = helper.columns([
             <>
               <Link href={r.href}>{r.system}</Link>
               {r.team && <span className="muted"> · {r.team}</span>}
+              {r.afterCutoff && (
+                <>
+                  {" · "}
+                  <Link href={r.afterCutoff.href} className="lb-cutoff" title={`Only chains whose bugs are all dated after ${r.afterCutoff.day}, this model's training cutoff (or release)`}>
+                    after its cutoff
+                  </Link>
+                </>
+              )}
             </>
           ) : (
             <span className="muted">paper, Table 2</span>

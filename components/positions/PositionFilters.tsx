@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import type { PositionsView } from "@/lib/positions/data";
-import { DatasetVersionSelect, SEQ_SCORING_HINT, ScoringChoice } from "@/components/ui/ViewControls";
+import { BugWindowFields, DatasetVersionSelect, SEQ_SCORING_HINT, ScoringChoice } from "@/components/ui/ViewControls";
 
 export function PositionFilters({ view }: { view: PositionsView }) {
   const q = view.query;
@@ -22,6 +22,7 @@ export function PositionFilters({ view }: { view: PositionsView }) {
           <input type="radio" name="positions" value="all" defaultChecked={q.positions === "all"} /> All chains
         </label>
       </fieldset>
+      <BugWindowFields from={q.bug_from} until={q.bug_until} idPrefix="pos" />
       <label className="inline-check">
         <span>
           <input type="checkbox" name="paper" value="1" defaultChecked={q.paper} /> Also the paper&apos;s Tables 3–4 (reported, not re-evaluated)

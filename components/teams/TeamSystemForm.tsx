@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import type { SystemRow } from "@/lib/teams/systems";
+import { SYSTEM_FIELDS } from "@/lib/teams/system-fields";
 import { IDLE, fieldError, typed, type ActionResult } from "@/lib/action-result";
 import { Field, FormMessage, TextField, describedBy } from "@/components/ui/form";
 
@@ -15,7 +16,6 @@ type Props = {
   suggestions: readonly string[];
 };
 
-const FIELDS = ["name", "model", "scaffold", "contextConfig", "links", "openWeights", "openScaffold"];
 
 /** Create or edit a system: what the leaderboard shows about it. */
 export function TeamSystemForm({ action, system, linksText, cancelHref, suggestions }: Props) {
@@ -25,7 +25,7 @@ export function TeamSystemForm({ action, system, linksText, cancelHref, suggesti
   const linksError = fieldError(result, "links");
   return (
     <form className="stack" action={formAction} id="system-form">
-      <FormMessage result={result} fields={FIELDS} />
+      <FormMessage result={result} fields={SYSTEM_FIELDS} />
       <TextField id={`${p}-name`} label="System name" name="name" result={result} required maxLength={100} defaultValue={system?.name} />
       <TextField id={`${p}-model`} label="Model" name="model" result={result} required maxLength={200} defaultValue={system?.model} hint="e.g. claude-sonnet-4, gpt-5" />
       <TextField id={`${p}-scaffold`} label="Scaffold" name="scaffold" result={result} required maxLength={200} defaultValue={system?.scaffold} hint="the agent harness, e.g. SWE-agent, OpenHands" />
@@ -45,6 +45,24 @@ export function TeamSystemForm({ action, system, linksText, cancelHref, suggesti
           <option key={s} value={s} />
         ))}
       </datalist>
+      <TextField
+        id={`${p}-release`}
+        label="Model release date"
+        name="releaseDate"
+        type="date"
+        result={result}
+        defaultValue={system?.releaseDate ?? ""}
+        hint="optional; the day the model was released"
+      />
+      <TextField
+        id={`${p}-cutoff`}
+        label="Training-data cutoff"
+        name="trainingCutoff"
+        type="date"
+        result={result}
+        defaultValue={system?.trainingCutoff ?? ""}
+        hint="optional; the leaderboard offers a view of only the bugs dated after it (after the release date when this is empty)"
+      />
       <div className="checks">
         <label>
           <input type="checkbox" name="openWeights" defaultChecked={checked("openWeights")} key={`w-${checked("openWeights")}`} /> Open weights

@@ -36,3 +36,19 @@ export function ScoringChoice({ scoring, legend = "Seq scoring" }: { scoring: Sc
     </fieldset>
   );
 }
+
+/**
+ * The bug-date window (SPEC §7): only chains whose bugs are all dated inside
+ * it count, e.g. those created after a model's training cutoff.
+ */
+export function BugWindowFields({ from, until, idPrefix = "bw" }: { from: string | undefined; until: string | undefined; idPrefix?: string }) {
+  return (
+    <fieldset className="bug-window">
+      <legend>Bugs dated (contamination window)</legend>
+      <label htmlFor={`${idPrefix}-bug_from`}>from</label>
+      <input id={`${idPrefix}-bug_from`} type="date" name="bug_from" defaultValue={from ?? ""} />
+      <label htmlFor={`${idPrefix}-bug_until`}>until</label>
+      <input id={`${idPrefix}-bug_until`} type="date" name="bug_until" defaultValue={until ?? ""} />
+    </fieldset>
+  );
+}

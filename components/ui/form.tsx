@@ -53,7 +53,7 @@ type TextFieldProps = {
   label: string;
   name: string;
   result: ActionResult<unknown>;
-  type?: "text" | "password" | "email" | "url";
+  type?: "text" | "password" | "email" | "url" | "date";
   required?: boolean;
   autoComplete?: string;
   defaultValue?: string;

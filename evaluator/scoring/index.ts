@@ -56,7 +56,7 @@ export {
   type ChainTotals,
   type ScoreOptions,
 } from "./score-run";
-export { bugWindowSchema, isWindowSet, bugDay, dayAfter, chainsInWindow, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
+export { bugWindowSchema, isWindowSet, bugDay, dayAfter, chainsInWindow, scoreRunsInWindow, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
 export { pairedComparison, type PairedOptions } from "./paired";
 export {
   MISSING,

@@ -13,7 +13,7 @@
  * intervals over them, are exactly those of `bootstrapIntervals` with the
  * statistic written per resample (tested against it).
  */
-import { percentile, resampleMatrix, CI_LEVEL, type BootstrapOptions, type Interval } from "./bootstrap";
+import { resampleMatrix, CI_LEVEL, type BootstrapOptions, type Interval } from "./bootstrap";
 import type { ChainOutcome, PositionSet } from "./outcomes";
 import type { Estimate, PositionRate } from "./schemas";
 
@@ -25,8 +25,11 @@ import type { Estimate, PositionRate } from "./schemas";
  */
 export function drawSums(n: number, vectors: readonly ArrayLike<number>[], boot: BootstrapOptions): Int32Array[] {
   const v = vectors.length;
-  const out = vectors.map(() => new Int32Array(boot.draws));
-  if (v === 0) return out;
+  const draws = boot.draws;
+  // one block for all: vector j's sums are out[j·draws, (j+1)·draws)
+  const out = new Int32Array(v * draws);
+  const sums = vectors.map((_, j) => out.subarray(j * draws, (j + 1) * draws));
+  if (v === 0) return sums;
   const matrix = resampleMatrix(n, boot);
   const w = v >= 64 ? 8 : v >= 4 ? 4 : 1;
   const size = 1 << w;
@@ -38,48 +41,100 @@ export function drawSums(n: number, vectors: readonly ArrayLike<number>[], boot:
   });
   const counts = new Int32Array(blocks * w);
   const table = new Int32Array(blocks * size);
-  const acc = new Int32Array(v);
   // the chain index of each single-bit mask's bit
   const bitIndex = new Int32Array(size);
   for (let b = 0; b < w; b++) bitIndex[1 << b] = b;
-  for (let d = 0; d < boot.draws; d++) {
-    counts.fill(0);
-    const row = d * n;
-    for (let k = 0; k < n; k++) counts[matrix[row + k]!]!++;
-    for (let b = 0; b < blocks; b++) {
-      const base = b * size;
-      const first = b * w;
-      table[base] = 0;
-      for (let m = 1; m < size; m++) {
-        const low = m & -m;
-        table[base + m] = table[base + (m ^ low)]! + counts[first + bitIndex[low]!]!;
+  // TILE draws at a time, vector by vector in a small buffer, then copied out a vector's run of draws at a time
+  // (writing each draw straight to every vector's row would touch v cache lines per draw)
+  const TILE = 16;
+  const tile = new Int32Array(TILE * v);
+  for (let d0 = 0; d0 < draws; d0 += TILE) {
+    const tileDraws = Math.min(TILE, draws - d0);
+    tile.fill(0);
+    for (let t = 0; t < tileDraws; t++) {
+      counts.fill(0);
+      const row = (d0 + t) * n;
+      for (let k = 0; k < n; k++) counts[matrix[row + k]!]!++;
+      for (let b = 0; b < blocks; b++) {
+        const base = b * size;
+        const first = b * w;
+        table[base] = 0;
+        for (let m = 1; m < size; m++) {
+          const low = m & -m;
+          table[base + m] = table[base + (m ^ low)]! + counts[first + bitIndex[low]!]!;
+        }
+      }
+      const acc = t * v;
+      for (let b = 0; b < blocks; b++) {
+        const base = b * size;
+        const at = b * v;
+        for (let j = 0; j < v; j++) tile[acc + j]! += table[base + masks[at + j]!]!;
       }
     }
-    acc.fill(0);
-    for (let b = 0; b < blocks; b++) {
-      const base = b * size;
-      const at = b * v;
-      for (let j = 0; j < v; j++) acc[j]! += table[base + masks[at + j]!]!;
+    for (let j = 0; j < v; j++) {
+      const to = j * draws + d0;
+      for (let t = 0; t < tileDraws; t++) out[to + t] = tile[t * v + j]!;
     }
-    for (let j = 0; j < v; j++) out[j]![d] = acc[j]!;
   }
-  return out;
+  return sums;
 }
 
 const TAIL = (1 - CI_LEVEL) / 2;
 
-function intervalOf(sorted: ArrayLike<number>): Interval {
-  return [percentile(sorted, TAIL), percentile(sorted, 1 - TAIL)];
+/**
+ * The k-th smallest of `values` (0-based), moving them about (Hoare's
+ * selection, expected linear): the percentile needs four order statistics of
+ * the draws, not a sort of them.
+ */
+function select(values: Float64Array, k: number, lo = 0, hi = values.length - 1): number {
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k]!;
+  }
+  return values[k]!;
 }
 
-/** The interval of (100 · k) / n over the draws' numerators k ∈ [0, n]: sorted by counting, values as the rate computes them. */
+/** The type-7 percentile at q from an order-statistic lookup, as bootstrap.ts's `percentile` computes it. */
+function percentileBy(count: number, q: number, nth: (k: number) => number): number {
+  const h = (count - 1) * q;
+  const lo = Math.floor(h);
+  const a = nth(lo);
+  const b = nth(Math.min(lo + 1, count - 1));
+  return a === b ? a : a + (h - lo) * (b - a);
+}
+
+/** The 95% percentile interval of the draws' values (reordered in place). */
+function intervalOf(values: Float64Array): Interval {
+  const nth = (k: number) => select(values, k);
+  return [percentileBy(values.length, TAIL, nth), percentileBy(values.length, 1 - TAIL, nth)];
+}
+
+/** The interval of (100 · k) / n over the draws' numerators k ∈ [0, n]: order statistics read off their counts. */
 function fixedDenominatorInterval(numerators: Int32Array, n: number): Interval {
   const hist = new Int32Array(n + 1);
   for (let d = 0; d < numerators.length; d++) hist[numerators[d]!]!++;
-  const sorted = new Float64Array(numerators.length);
-  let at = 0;
-  for (let k = 0; k <= n; k++) for (let c = hist[k]!; c > 0; c--) sorted[at++] = (100 * k) / n;
-  return intervalOf(sorted);
+  const nth = (k: number) => {
+    let seen = 0;
+    for (let x = 0; x <= n; x++) {
+      seen += hist[x]!;
+      if (seen > k) return (100 * x) / n;
+    }
+    throw new RangeError(`no order statistic ${k} among ${numerators.length} draws`);
+  };
+  return [percentileBy(numerators.length, TAIL, nth), percentileBy(numerators.length, 1 - TAIL, nth)];
 }
 
 /** The 0/1 bit planes of non-negative integers: Σ_k 2^k · planes[k][i] = values[i]. */
@@ -137,7 +192,6 @@ export function headlineRatesOf(sets: readonly (readonly ChainOutcome[])[], boot
     at += 1 + r.planes.length;
     const perBug = new Float64Array(boot.draws);
     for (let d = 0; d < boot.draws; d++) perBug[d] = (100 * resolved[d]!) / bugs[d]!;
-    perBug.sort();
     const solvedCount = r.solved.reduce((a, b) => a + b, 0);
     return {
       per_bug: { value: (100 * sumOf(r.resolved)) / totalBugs, ci: intervalOf(perBug) },

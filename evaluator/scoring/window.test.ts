@@ -3,6 +3,7 @@ import { chainErrorBreakdown, chainErrorBreakdownOf, chainErrors } from "@/evalu
 import { bugDay, bugWindowSchema, chainsInWindow, dayAfter } from "./window";
 import { chainRecords, scoreChainRecords } from "./outcomes";
 import { scoreOutcomes, scoreRun } from "./score-run";
+import { scoreRunsInWindow } from "./window";
 import { makeRun } from "./test-fixtures";
 
 const dated = [
@@ -38,9 +39,9 @@ describe("chainsInWindow", () => {
     expect(dayAfter("2024-12-31")).toBe("2025-01-01");
   });
 
-  it("refuses a window that ends before it starts, or a bound that is not a day", () => {
-    expect(bugWindowSchema.safeParse({ from: "2024-02-01", until: "2024-01-31" }).error?.issues[0]?.path).toEqual(["until"]);
-    expect(bugWindowSchema.safeParse({ from: "2024-13-01" }).success).toBe(false);
+  it("keeps nothing in a window that ends before it starts, and refuses a bound that is not a day", () => {
+    expect(chainsInWindow(dated, { from: "2023-06-02", until: "2023-06-01" }).chains).toBe(0);
+    expect(bugWindowSchema.safeParse({ from: "2024-13-01" }).error?.issues[0]?.path).toEqual(["from"]);
     expect(bugWindowSchema.parse({ from: "2024-01-31", until: "2024-01-31" })).toEqual({ from: "2024-01-31", until: "2024-01-31" });
   });
 });
@@ -95,6 +96,25 @@ describe("scores over the chains a window keeps", () => {
     expect(strict.counts).toEqual({ chains: 3, bugs: 8, graded: 5, resolved: 1, chains_resolved: 0 });
     expect(strict.per_bug.value).toBeCloseTo(12.5);
     expect(strict.cost_per_chain).toBe(2);
+  });
+
+  it("several runs in a window: each as scored alone on the kept chains, a chain without a record counted ungraded", () => {
+    const other = makeRun("t", "oracle", chains, bugs.map((b) => ({ ...b, resolved: !b.resolved })));
+    const datedChains = chains.map(([id, n]) => ({ continuous_id: id, dates: Array.from({ length: n }, () => "2024-01-01") }));
+    const inside = new Set(["d", "a"]);
+    const [s, t] = scoreRunsInWindow(
+      datedChains,
+      inside,
+      [
+        { run: { system: "s", mode: "seq" }, records: chainRecords(seq).reverse() },
+        { run: { system: "t", mode: "oracle" }, records: chainRecords(other).filter((c) => c.continuous_id !== "d") },
+      ],
+      { positions: "all" },
+    );
+    const only = (run: typeof seq) => ({ ...run, summary: { ...run.summary, dataset: { ...run.summary.dataset, chains: run.summary.dataset.chains.filter((c) => inside.has(c.continuous_id)) } } });
+    expect(s).toEqual(scoreRun(only(seq), { positions: "all" }));
+    expect(t).toEqual(scoreRun(only({ ...other, bugs: other.bugs.filter((b) => b.continuous_id !== "d") }), { positions: "all" }));
+    expect(t!.counts).toMatchObject({ chains: 2, bugs: 6, graded: 3 });
   });
 
   it("chain-error breakdown over kept chains counts only their errors and unresolved bugs", () => {

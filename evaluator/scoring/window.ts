@@ -5,13 +5,14 @@
  * date is outside any window that sets a bound. Pure.
  */
 import { z } from "zod";
+import { scoreChainRecords } from "./outcomes";
+import type { ChainRecord, RunScores } from "./schemas";
+import { scoreOutcomeSets, type ScoreOptions } from "./score-run";
 
 const day = z.iso.date({ error: "expected a day, YYYY-MM-DD" });
 
-/** A window on bug dates; either end may be open. */
-export const bugWindowSchema = z
-  .object({ from: day.optional(), until: day.optional() })
-  .refine((w) => !w.from || !w.until || w.from <= w.until, { message: "the window's start is after its end", path: ["until"] });
+/** A window on bug dates; either end may be open; one that ends before it starts keeps no chain. */
+export const bugWindowSchema = z.object({ from: day.optional(), until: day.optional() });
 export type BugWindow = z.infer<typeof bugWindowSchema>;
 
 export const isWindowSet = (w: BugWindow | undefined): w is BugWindow => Boolean(w?.from || w?.until);
@@ -64,4 +65,27 @@ export function chainsInWindow(chains: readonly DatedChain[], w: BugWindow): Win
     }
   }
   return { inside, chains: inside.size, bugs, totalChains: chains.length, totalBugs, undated };
+}
+
+/**
+ * The scores of several runs of one dataset version over the chains a window
+ * keeps (`inside`, non-empty), all at once: each run's chain records are taken
+ * in the version's chain order, a chain a run has no record of counting as
+ * not graded.
+ */
+export function scoreRunsInWindow(
+  chains: readonly DatedChain[],
+  inside: ReadonlySet<string>,
+  runs: readonly { run: { system: string; mode: RunScores["mode"] }; records: readonly ChainRecord[] }[],
+  opts: ScoreOptions = {},
+): RunScores[] {
+  const kept = chains.filter((c) => inside.has(c.continuous_id));
+  const sets = runs.map(({ run, records }) => {
+    const byId = new Map(records.map((r) => [r.continuous_id, r]));
+    const aligned = kept.map(
+      (c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null },
+    );
+    return { run, outcomes: scoreChainRecords(aligned, opts.scoring ?? "strict", run.mode) };
+  });
+  return scoreOutcomeSets(sets, opts);
 }

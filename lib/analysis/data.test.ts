@@ -87,6 +87,27 @@ describe("analysis views", () => {
     expect((await an.getChainErrorView({ version: "nope", system: [] })).analyses).toEqual([]);
   });
 
+  it("chain errors under a bug-date window: only the kept chains' errors, rates against their unresolved bugs", async () => {
+    // inikit's bugs are dated before 2023-04-01, moneyx's after
+    const later = await an.getChainErrorView(parseQuery(analysisQuerySchema, { version: "v1", bug_from: "2023-04-01" }));
+    expect(later.window).toMatchObject({ from: "2023-04-01", chains: 4, totalChains: 5 });
+    expect(later.errors.map((e) => [e.continuous_id, e.order])).toEqual([["moneyx-chain-1", 3]]);
+    expect(later.combined.overall).toMatchObject({ chain_errors: 1, unresolved_downstream: 1, rate: 100 });
+    expect(later.combined.positions.map((p) => [p.position, p.chain_errors])).toEqual([
+      [2, 0],
+      [3, 1],
+      [4, 0],
+    ]);
+    const early = await an.getChainErrorView(parseQuery(analysisQuerySchema, { version: "v1", bug_until: "2023-03-31" }));
+    expect(early.errors.map((e) => e.continuous_id)).toEqual(["inikit-chain-1"]);
+    expect(early.combined.positions.map((p) => p.position)).toEqual([2, 3]);
+    expect((await an.getChainErrorView(parseQuery(analysisQuerySchema, { version: "v1" }))).window).toBeNull();
+    // the per-position view is the leaderboard's rows under the same window
+    const pos = await positions.getPositionsView(parseQuery(positionsQuerySchema, { version: "v1", bug_until: "2023-03-31" }));
+    expect(pos.window).toMatchObject({ chains: 1, bugs: 3 });
+    expect(pos.byConfig.groups[0]!.rows.find((r) => r.mode === "seq")!.cells.map((c) => c.chains)).toEqual([1, 1, 1]);
+  });
+
   it("per position: the public leaderboard rows by configuration and by model", async () => {
     const v = await positions.getPositionsView(parseQuery(positionsQuerySchema, { version: "v1" }));
     // sys-a oracle + seq, sys-b seq, sys-c oracle

@@ -4,13 +4,15 @@
  * submissions whose Oracle submission is public too, narrowed by the page's
  * filters and summed. /analysis and its export route share it.
  */
-import { chainErrorBreakdownSchema, seqModeSchema, type ChainError, type ChainErrorBreakdown, type SeqMode } from "@/evaluator/analysis";
+import { chainErrorBreakdownOf, chainErrorBreakdownSchema, seqModeSchema, type ChainError, type ChainErrorBreakdown, type SeqMode } from "@/evaluator/analysis";
 import type { AnalysisQuery } from "@/lib/analysis/url";
 import { filterChainErrors, sumBreakdowns, type CombinedBreakdown } from "@/lib/analysis/view";
 import { db } from "@/lib/db";
 import { parseColumn } from "@/lib/schemas/columns";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
 import { versionsNewestFirst } from "@/lib/leaderboard/data";
+import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
+import { bugWindowOf } from "@/lib/view-query";
 
 export type AnalysisEntry = {
   seqSubmissionId: string;
@@ -29,6 +31,8 @@ export type ChainErrorView = {
   version: string | null;
   versions: string[];
   query: AnalysisQuery;
+  /** what the bug-date window keeps; null when none is set */
+  window: WindowSummary | null;
   /** every system with a public analysis on the version, for the filter */
   systems: SystemOption[];
   /** the analyses the system and mode filters keep */
@@ -44,7 +48,7 @@ export type ChainErrorView = {
  * Stored analyses of public Seq / Seq+Mem submissions whose Oracle submission is
  * public too; the newest per system × mode stands for it, as on the leaderboard.
  */
-async function publicAnalyses(version: string): Promise<(AnalysisEntry & { errors: ChainError[] })[]> {
+async function publicAnalyses(version: string): Promise<(AnalysisEntry & { errors: ChainError[]; scoredAt: Date | null })[]> {
   const visible = { visibility: "public", status: "completed" };
   const rows = await db.chainErrorAnalysis.findMany({
     where: { seqSubmission: { ...visible, datasetVersion: { version } }, oracleSubmission: visible },
@@ -57,6 +61,7 @@ async function publicAnalyses(version: string): Promise<(AnalysisEntry & { error
       seqSubmission: {
         select: {
           mode: true,
+          score: { select: { computedAt: true } },
           system: { select: { id: true, name: true, model: true, contextConfig: true, team: { select: { name: true, slug: true } } } },
         },
       },
@@ -77,6 +82,7 @@ async function publicAnalyses(version: string): Promise<(AnalysisEntry & { error
         mode: seqModeSchema.parse(r.seqSubmission.mode),
         breakdown: parseColumn(chainErrorBreakdownSchema, r.breakdown, "ChainErrorAnalysis.breakdown"),
         errors: parseColumn(storedChainErrorsSchema, r.chainErrors, "ChainErrorAnalysis.chainErrors"),
+        scoredAt: r.seqSubmission.score?.computedAt ?? null,
       },
     ];
   });
@@ -88,7 +94,9 @@ const bySystemThenMode = (a: AnalysisEntry, b: AnalysisEntry) =>
 export async function getChainErrorView(query: AnalysisQuery): Promise<ChainErrorView> {
   const versions = await versionsNewestFirst();
   const version = query.version ?? versions[0] ?? null;
-  const all = version && versions.includes(version) ? (await publicAnalyses(version)).sort(bySystemThenMode) : [];
+  const known = version !== null && versions.includes(version);
+  const window = known ? await windowKeeps(version, bugWindowOf(query)) : null;
+  const all = known ? (await inWindow(await publicAnalyses(version), window)).sort(bySystemThenMode) : [];
   const systems = new Map<string, SystemOption>();
   for (const a of all) {
     const opt = systems.get(a.system.id) ?? { id: a.system.id, name: a.system.name, team: a.team.name, modes: [] };
@@ -104,10 +112,30 @@ export async function getChainErrorView(query: AnalysisQuery): Promise<ChainErro
     version,
     versions,
     query,
+    window: window && windowSummary(bugWindowOf(query), window.keeps),
     systems: [...systems.values()],
     analyses: kept.map(({ errors: _, ...entry }) => entry),
     combined: sumBreakdowns(kept.map((a) => a.breakdown)),
     errors: filterChainErrors(errors, query),
     errorsTotal: errors.length,
   };
+}
+
+/**
+ * The analyses over the chains a bug-date window keeps (SPEC §7): their chain
+ * errors in those chains only, and each breakdown recomputed against the Seq
+ * run's unresolved bugs in them. Unchanged when the window keeps every chain.
+ */
+async function inWindow<A extends AnalysisEntry & { errors: ChainError[]; scoredAt: Date | null }>(analyses: A[], window: Awaited<ReturnType<typeof windowKeeps>>): Promise<A[]> {
+  if (!window || window.keeps.chains === window.keeps.totalChains) return analyses;
+  const { inside } = window.keeps;
+  const scored = analyses.filter((a) => a.scoredAt !== null);
+  const records = await storedChainRecords(scored.map((a) => ({ id: a.seqSubmissionId, computedAt: a.scoredAt! })));
+  return scored.flatMap((a) => {
+    const chains = records.get(a.seqSubmissionId);
+    if (!chains) return [];
+    const errors = a.errors.filter((e) => inside.has(e.continuous_id));
+    const seq = { system: a.breakdown.system, mode: a.mode };
+    return [{ ...a, errors, breakdown: chainErrorBreakdownOf(errors, seq, chains.filter((c) => inside.has(c.continuous_id))) }];
+  });
 }

@@ -9,6 +9,7 @@ import { FINGERPRINT_KEYS } from "@/lib/analysis/view";
 import type { getChainErrorView, AnalysisEntry, ChainErrorRow } from "@/lib/analysis/data";
 import { exportTable, type ExportColumn, type ExportMeta, type ExportTable } from "@/lib/export-table";
 import { failurePageUrl } from "@/lib/submissions/urls";
+import { windowMeta } from "@/lib/leaderboard/window";
 
 /** The breakdown columns of a row that carries BreakdownStats at `stats`. */
 function statsColumns<T>(stats: (row: T) => BreakdownStats): ExportColumn<T>[] {
@@ -26,7 +27,7 @@ type PositionLine = { position: number | "all"; stats: BreakdownStats };
 /** The table asked for (`q.table`) and the facts that go with it, for JSON or CSV (exportResponse). */
 export function analysisExport(q: z.infer<typeof analysisExportQuerySchema>, view: Awaited<ReturnType<typeof getChainErrorView>>): { table: ExportTable; meta: ExportMeta } {
   const name = `chainswe-chain-errors-${q.table}-${view.version ?? "none"}`;
-  const meta = { version: view.version, system: q.system, mode: q.mode ?? null };
+  const meta = { version: view.version, system: q.system, mode: q.mode ?? null, ...windowMeta(view.window) };
   if (q.table === "positions") {
     const lines: PositionLine[] = [...view.combined.positions.map((p) => ({ position: p.position, stats: p })), { position: "all", stats: view.combined.overall }];
     return { table: exportTable<PositionLine>(name, [{ label: "position", value: (l) => l.position }, ...statsColumns<PositionLine>((l) => l.stats)], lines), meta };

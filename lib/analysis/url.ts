@@ -6,13 +6,14 @@
 import { z } from "zod";
 import { causeSchema, seqModeSchema } from "@/evaluator/analysis";
 import { FINGERPRINT_KEYS } from "@/lib/analysis/view";
-import { formatParam, repeated, single, versionParam } from "@/lib/view-query";
+import { bugWindowParams, formatParam, repeated, single, versionParam } from "@/lib/view-query";
 
 export const analysisQuerySchema = z.object({
   version: versionParam,
   /** system ids; none = every system */
   system: repeated,
   mode: single(seqModeSchema.optional()),
+  ...bugWindowParams,
   // these three narrow the list of chain errors only, not the breakdowns
   position: single(z.coerce.number().int().min(2).optional()),
   cause: single(causeSchema.optional()),

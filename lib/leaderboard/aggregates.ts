@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { chainErrorBreakdown, chainErrorBreakdownSchema, chainErrors, chainErrorSchema } from "@/evaluator/analysis";
-import { POSITION_SETS, SCORINGS, runScoresSchema, scoreRun } from "@/evaluator/scoring";
+import { POSITION_SETS, SCORINGS, chainRecordSchema, chainRecords, runScoresSchema, scoreRun, type ChainRecord } from "@/evaluator/scoring";
 import { db } from "@/lib/db";
 import { columnJson, parseColumn } from "@/lib/schemas/columns";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
@@ -25,6 +25,13 @@ export const storedScoresSchema = z.object({
 export type StoredScores = z.infer<typeof storedScoresSchema>;
 
 export const storedChainErrorsSchema = z.array(chainErrorSchema);
+
+/** SubmissionScore.chains: each chain as the run left it, in the version's order (a bug-date window rescores from these). */
+export const storedChainsSchema = z.array(chainRecordSchema);
+
+export function parseStoredChains(text: string): ChainRecord[] {
+  return parseColumn(storedChainsSchema, text, "SubmissionScore.chains");
+}
 
 export function parseStoredScores(text: string): StoredScores {
   return parseColumn(storedScoresSchema, text, "SubmissionScore.scores");
@@ -43,7 +50,8 @@ async function refreshScores(submissionId: string): Promise<boolean> {
     SCORINGS.map((scoring) => [scoring, Object.fromEntries(POSITION_SETS.map((positions) => [positions, scoreRun(run, { scoring, positions })]))]),
   ) as StoredScores;
   const scores = columnJson(storedScoresSchema, scored);
-  await db.submissionScore.upsert({ where: { submissionId }, create: { submissionId, scores }, update: { scores, computedAt: new Date() } });
+  const chains = columnJson(storedChainsSchema, chainRecords(run));
+  await db.submissionScore.upsert({ where: { submissionId }, create: { submissionId, scores, chains }, update: { scores, chains, computedAt: new Date() } });
   return true;
 }
 

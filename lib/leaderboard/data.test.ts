@@ -92,3 +92,47 @@ describe("getLeaderboard", () => {
     expect(await derive()).toBe(2);
   });
 });
+
+describe("getLeaderboard under a bug-date window (SPEC §7)", () => {
+  // the demo version: inikit's bugs are dated 2023-02-14..2023-03-20, the four other chains' later (16 bugs in all)
+  it("rescores each row over the chains whose bugs are all inside, exactly as a run on only those chains", async () => {
+    const id = await completed("lb-w", "seq", { unresolved: ["inikit-chain-1#1", "moneyx-chain-1#2"] });
+    const later = await lb.getLeaderboard({ version: "v1", window: { from: "2023-04-01" } });
+    expect(later.window).toEqual({ from: "2023-04-01", until: null, chains: 4, bugs: 13, totalChains: 5, totalBugs: 16, undated: 0 });
+    const row = later.rows.find((r) => r.submissionId === id)!;
+    // strict: moneyx's bug 2 takes bug 3 with it
+    expect(row.counts).toEqual({ chains: 4, bugs: 13, resolved: 11, chainsResolved: 3 });
+    const { runResultsForSubmission } = await import("@/lib/submissions/run-results");
+    const { scoreRun } = await import("@/evaluator/scoring");
+    const run = (await runResultsForSubmission(id))!;
+    const narrowed = { ...run, summary: { ...run.summary, dataset: { ...run.summary.dataset, chains: run.summary.dataset.chains.filter((c) => c.continuous_id !== "inikit-chain-1") } } };
+    const expected = scoreRun(narrowed);
+    expect([row.perBug, row.chain, row.perPosition]).toEqual([expected.per_bug, expected.chain, expected.per_position]);
+
+    const early = await lb.getLeaderboard({ version: "v1", scoring: "lenient", window: { until: "2023-03-31" } });
+    expect(early.window).toMatchObject({ chains: 1, bugs: 3 });
+    expect(early.rows.find((r) => r.submissionId === id)!.counts).toEqual({ chains: 1, bugs: 3, resolved: 2, chainsResolved: 0 });
+  });
+
+  it("is the stored board when the window keeps every chain, and empty when it keeps none", async () => {
+    const stored = await lb.getLeaderboard({ version: "v1" });
+    const wide = await lb.getLeaderboard({ version: "v1", window: { from: "2020-01-01", until: "2030-12-31" } });
+    expect(wide.rows).toEqual(stored.rows);
+    expect(wide.window).toMatchObject({ chains: 5, totalChains: 5 });
+    expect(stored.window).toBeNull();
+    const none = await lb.getLeaderboard({ version: "v1", window: { from: "2031-01-01" } });
+    expect(none.rows).toEqual([]);
+    expect(none.window).toMatchObject({ chains: 0, bugs: 0, totalChains: 5 });
+  });
+
+  it("fills the chain records of scores stored before they were kept, from the graded bugs", async () => {
+    const id = await completed("lb-old", "oracle", { unresolved: ["semverkit-chain-1#3"] });
+    await t.db.submissionScore.update({ where: { submissionId: id }, data: { chains: null } });
+    await sleep(2);
+    await t.db.submission.update({ where: { id }, data: { reviewReason: "touch" } });
+    const row = (await lb.getLeaderboard({ version: "v1", window: { from: "2024-01-01" } })).rows.find((r) => r.submissionId === id)!;
+    expect(row.counts).toEqual({ chains: 1, bugs: 3, resolved: 2, chainsResolved: 0 });
+    const filled = await t.db.submissionScore.findUniqueOrThrow({ where: { submissionId: id } });
+    expect(agg.parseStoredChains(filled.chains!).map((c) => c.continuous_id)).toContain("semverkit-chain-1");
+  });
+});

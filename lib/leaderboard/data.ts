@@ -14,12 +14,13 @@
  * on the next request.
  */
 import { z } from "zod";
-import { positionSetSchema, relativeChange, scoringSchema, type Estimate, type PositionRate } from "@/evaluator/scoring";
+import { bugWindowSchema, positionSetSchema, relativeChange, scoreRunsInWindow, scoringSchema, type Estimate, type PositionRate, type RunScores } from "@/evaluator/scoring";
 import { db } from "@/lib/db";
 import { parseColumn, systemLinksSchema } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
+import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
 
 export const leaderboardQuerySchema = z.object({
   /** a dataset version; default the newest */
@@ -27,6 +28,8 @@ export const leaderboardQuerySchema = z.object({
   scoring: scoringSchema.default("strict"),
   /** per-position population: the paper's length-3 chains, or all */
   positions: positionSetSchema.default("length3"),
+  /** the bug-date window (SPEC §7); no bound = every chain, as stored */
+  window: bugWindowSchema.default({}),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
@@ -55,6 +58,8 @@ export type Leaderboard = {
   versions: string[];
   scoring: LeaderboardQuery["scoring"];
   positions: LeaderboardQuery["positions"];
+  /** what the bug-date window keeps; null when none is set */
+  window: WindowSummary | null;
   rows: LeaderboardRow[];
 };
 
@@ -70,7 +75,7 @@ export async function getLeaderboard(query: Partial<LeaderboardQuery> = {}): Pro
     boards.data = data;
     boards.byQuery.clear();
   }
-  const key = `${q.version ?? ""}\0${q.scoring}\0${q.positions}`;
+  const key = `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}`;
   let board = boards.byQuery.get(key);
   if (!board) {
     // any version string can be asked for: keep the map small
@@ -136,7 +141,9 @@ export async function versionsNewestFirst(): Promise<string[]> {
 async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
   const versions = await versionsNewestFirst();
   const version = q.version ?? versions[0] ?? null;
-  if (!version || !versions.includes(version)) return { version, versions, scoring: q.scoring, positions: q.positions, rows: [] };
+  const board = { version, versions, scoring: q.scoring, positions: q.positions };
+  if (!version || !versions.includes(version)) return { ...board, window: null, rows: [] };
+  const window = await windowKeeps(version, q.window);
   const subs = await db.submission.findMany({
     where: { visibility: "public", status: "completed", datasetVersion: { version }, score: { isNot: null } },
     orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
@@ -157,29 +164,32 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
     seen.add(key);
     return true;
   });
-  const scores = await storedScores(newest.map((s) => ({ id: s.id, computedAt: s.score!.computedAt })));
+  const scored = await rowScores(
+    newest.map((s) => ({ id: s.id, computedAt: s.score!.computedAt, system: s.system.name, mode: modeSchema.parse(s.mode) })),
+    q,
+    window,
+  );
   const rows: LeaderboardRow[] = [];
   for (const s of newest) {
-    const stored = scores.get(s.id);
-    if (!stored) continue; // deleted since the first query (a re-run): gone on the next request too
-    const scored = stored[q.scoring][q.positions];
+    const score = scored.get(s.id);
+    if (!score) continue; // deleted since the first query (a re-run): gone on the next request too
     const { team, links, ...system } = s.system;
     rows.push({
       submissionId: s.id,
       system: { ...system, links: parseColumn(systemLinksSchema, links, "System.links") },
       team,
       mode: modeSchema.parse(s.mode),
-      perBug: scored.per_bug,
-      chain: scored.chain,
-      perPosition: scored.per_position,
-      costPerChain: scored.cost_per_chain,
-      peakContext: scored.peak_context_tokens,
+      perBug: score.per_bug,
+      chain: score.chain,
+      perPosition: score.per_position,
+      costPerChain: score.cost_per_chain,
+      peakContext: score.peak_context_tokens,
       vsOracle: { perBug: null, chain: null },
       counts: {
-        chains: scored.counts.chains,
-        bugs: scored.counts.bugs,
-        resolved: scored.counts.resolved,
-        chainsResolved: scored.counts.chains_resolved,
+        chains: score.counts.chains,
+        bugs: score.counts.bugs,
+        resolved: score.counts.resolved,
+        chainsResolved: score.counts.chains_resolved,
       },
       finishedAt: s.finishedAt,
       reviewed: s.reviewedAt !== null,
@@ -190,7 +200,37 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
     const oracle = r.mode === "oracle" ? undefined : oracleOf.get(r.system.id);
     if (oracle) r.vsOracle = { perBug: relativeChange(r.perBug.value, oracle.perBug.value), chain: relativeChange(r.chain.value, oracle.chain.value) };
   }
-  return { version, versions, scoring: q.scoring, positions: q.positions, rows };
+  return { ...board, window: window && windowSummary(q.window, window.keeps), rows };
+}
+
+type RowToScore = { id: string; computedAt: Date; system: string; mode: LeaderboardRow["mode"] };
+
+/**
+ * Each row's scores under the query: the stored ones when no window is set or
+ * the window keeps every chain (the same numbers); otherwise every row rescored
+ * over the chains inside, all rows at once (they share the bootstrap's resamples).
+ */
+async function rowScores(subs: RowToScore[], q: LeaderboardQuery, window: Awaited<ReturnType<typeof windowKeeps>>): Promise<Map<string, RunScores>> {
+  const out = new Map<string, RunScores>();
+  if (!window || window.keeps.chains === window.keeps.totalChains) {
+    const scores = await storedScores(subs);
+    for (const s of subs) {
+      const stored = scores.get(s.id);
+      if (stored) out.set(s.id, stored[q.scoring][q.positions]);
+    }
+    return out;
+  }
+  if (window.keeps.chains === 0) return out;
+  const records = await storedChainRecords(subs);
+  const kept = subs.filter((s) => records.has(s.id));
+  const scored = scoreRunsInWindow(
+    window.chains,
+    window.keeps.inside,
+    kept.map((s) => ({ run: { system: s.system, mode: s.mode }, records: records.get(s.id)! })),
+    { scoring: q.scoring, positions: q.positions },
+  );
+  kept.forEach((s, i) => out.set(s.id, scored[i]!));
+  return out;
 }
 
 // ---------------------------------------------------------------- parsed scores, kept between requests

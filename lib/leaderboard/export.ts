@@ -89,6 +89,8 @@ export function leaderboardDocument(board: Leaderboard, query: LeaderboardApiQue
     versions: board.versions,
     scoring: board.scoring,
     query: state,
+    /** what the bug-date window keeps (SPEC §7); null when none is set */
+    window: board.window,
     count: rows.length,
     rows: rows.map(apiRow),
     ...(query.paper ? { reported: reported.map(apiReportedRow), reported_hidden: reportedHidden } : {}),
@@ -123,6 +125,9 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "open_weights", value: (l) => bool(evaluated(l)?.open_weights) },
   { label: "open_scaffold", value: (l) => bool(evaluated(l)?.open_scaffold) },
   { label: "reviewed", value: (l) => bool(evaluated(l)?.reviewed) },
+  // the population each row is scored over: the version's chains, or those a bug-date window keeps
+  { label: "chains", value: (l) => evaluated(l)?.counts.chains },
+  { label: "bugs", value: (l) => evaluated(l)?.counts.bugs },
   { label: "submission_id", value: (l) => evaluated(l)?.submission_id },
 ];
 

@@ -122,6 +122,9 @@ export function selectReportedRows(rows: readonly ReportedMainRow[], q: Leaderbo
   if (q.open_weights !== undefined || q.open_scaffold !== undefined || q.from || q.to) {
     return { rows: [], hiddenBecause: "The paper's rows carry no open-weights, open-scaffold or date facts, so they are hidden while those filters are set." };
   }
+  if (q.bug_from || q.bug_until) {
+    return { rows: [], hiddenBecause: "The paper's rows are over every chain of its release and cannot be narrowed to a bug-date window, so they are hidden while one is set." };
+  }
   const models = [...new Set(rows.map((r) => r.model))];
   const kept = rows
     .filter((r) => (!q.mode || r.mode === q.mode) && (!q.config || r.config === q.config) && (!q.model || r.model === q.model))

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { modeSchema } from "@/lib/schemas/prediction";
-import { flag, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
+import { bugWindowParams, flag, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
 
 export const SORT_KEYS = ["model", "config", "mode", "per_bug", "chain", "vs_oracle", "cost", "peak_context", "date"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -26,6 +26,7 @@ export const leaderboardViewSchema = z.object({
   /** the evaluation's finishing day, UTC, inclusive */
   from: single(z.iso.date().optional()),
   to: single(z.iso.date().optional()),
+  ...bugWindowParams,
   sort: single(
     z
       .templateLiteral([z.enum(SORT_KEYS), ".", z.enum(["asc", "desc"])], { error: `expected <column>.asc or <column>.desc, column one of ${SORT_KEYS.join(", ")}` })

@@ -8,7 +8,10 @@
  */
 import { MODE_LABELS, formatCost, formatInterval, formatPercent, formatRelativeChange, formatTokens } from "@/evaluator/scoring/format";
 import type { Leaderboard, LeaderboardRow } from "@/lib/leaderboard/data";
-import type { LeaderboardView } from "@/lib/leaderboard/url";
+import { leaderboardHref, type LeaderboardView } from "@/lib/leaderboard/url";
+import type { WindowSummary } from "@/lib/leaderboard/window";
+import { dayAfter } from "@/evaluator/scoring/window";
+import { knowledgeCutoff } from "@/lib/teams/system-fields";
 import { filterOptions, finishedDay, limitGroups, selectReportedRows, selectRows, systemColumns, type RowGroup } from "@/lib/leaderboard/rows";
 import type { ReportedMainRow } from "@/lib/reference/paper";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -40,12 +43,14 @@ export type DisplayRow = {
   /** the evaluation's finishing day (UTC) */
   date: string | null;
   badges: Badge[];
+  /** the same view over only the bugs dated after the system's training cutoff (or release); null without one */
+  afterCutoff: { href: string; day: string } | null;
 };
 export type DisplayGroup = { key: string | null; rows: DisplayRow[] };
 
 const change = (rel: number | null) => (rel === null ? null : formatRelativeChange(rel));
 
-export function displayRow(r: LeaderboardRow): DisplayRow {
+export function displayRow(r: LeaderboardRow, q?: LeaderboardView): DisplayRow {
   const badges: Badge[] = [];
   if (r.system.openWeights) badges.push({ key: "open_weights", label: "open weights" });
   if (r.system.openScaffold) badges.push({ key: "open_scaffold", label: "open scaffold" });
@@ -60,7 +65,15 @@ export function displayRow(r: LeaderboardRow): DisplayRow {
     peakContext: formatTokens(r.peakContext),
     date: finishedDay(r.finishedAt),
     badges,
+    afterCutoff: afterCutoffLink(r, q),
   };
+}
+
+/** One click to the view over the bugs dated after this row's system's cutoff (SPEC §7), keeping every other choice. */
+function afterCutoffLink(r: LeaderboardRow, q: LeaderboardView | undefined): DisplayRow["afterCutoff"] {
+  const cutoff = knowledgeCutoff(r.system);
+  if (!q || !cutoff) return null;
+  return { day: cutoff, href: leaderboardHref(q, { bug_from: dayAfter(cutoff), bug_until: undefined, all: false }) };
 }
 
 export function displayReportedRow(r: ReportedMainRow): DisplayRow {
@@ -79,6 +92,7 @@ export function displayReportedRow(r: ReportedMainRow): DisplayRow {
     peakContext: formatTokens(null),
     date: null,
     badges: [],
+    afterCutoff: null,
   };
 }
 
@@ -99,10 +113,15 @@ export function describeFilters(q: LeaderboardView): string[] {
 }
 
 /** Why the evaluated table is empty (empty states say why), or null when it is not. */
-export function emptyReason(board: { version: string | null; versions: readonly string[]; rows: readonly unknown[] }, shown: number, q: LeaderboardView): string | null {
+export function emptyReason(
+  board: { version: string | null; versions: readonly string[]; rows: readonly unknown[]; window?: WindowSummary | null },
+  shown: number,
+  q: LeaderboardView,
+): string | null {
   if (shown > 0) return null;
   if (board.versions.length === 0) return "No dataset has been imported yet, so there is nothing to rank.";
   if (!board.version || !board.versions.includes(board.version)) return `There is no dataset version ${board.version ?? ""}; pick one of ${board.versions.join(", ")}.`;
+  if (board.window && board.window.chains === 0) return "The bug-date window keeps no chain of this version, so there is nothing to score: widen it or clear it.";
   if (board.rows.length === 0) {
     return `No public evaluated submission on dataset ${board.version} yet: results appear here once a team publishes them and a reviewer approves.`;
   }
@@ -133,7 +152,7 @@ const toDisplay = <R>(groups: RowGroup<R>[], f: (r: R) => DisplayRow): DisplayGr
 
 /** Everything the leaderboard page renders, from the version's rows, the state and the paper's rows. */
 export function leaderboardPageView(
-  board: Pick<Leaderboard, "version" | "versions" | "rows">,
+  board: Pick<Leaderboard, "version" | "versions" | "rows"> & { window?: WindowSummary | null },
   q: LeaderboardView,
   paper: readonly ReportedMainRow[],
 ): LeaderboardPageView {
@@ -142,7 +161,7 @@ export function leaderboardPageView(
   const reported = selectReportedRows(paper, query);
   return {
     query,
-    groups: toDisplay(page.groups, displayRow),
+    groups: toDisplay(page.groups, (r) => displayRow(r, query)),
     shown: page.shown,
     total: page.total,
     empty: emptyReason(board, page.total, query),

@@ -8,11 +8,15 @@ import { positionTable, reportedPositionTable, type PositionTable } from "@/lib/
 import type { PositionsQuery } from "@/lib/positions/url";
 import { reportedPositionsByConfig, reportedPositionsByModel } from "@/lib/reference/paper";
 import { getLeaderboard } from "@/lib/leaderboard/data";
+import { bugWindowOf } from "@/lib/view-query";
+import type { WindowSummary } from "@/lib/leaderboard/window";
 
 export type PositionsView = {
   version: string | null;
   versions: string[];
   query: PositionsQuery;
+  /** what the bug-date window keeps; null when none is set */
+  window: WindowSummary | null;
   configs: string[];
   models: string[];
   /** leaderboard rows (public system × mode) behind the tables */
@@ -26,12 +30,13 @@ export type PositionsView = {
 const distinct = (xs: string[]) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 export async function getPositionsView(query: PositionsQuery): Promise<PositionsView> {
-  const board = await getLeaderboard({ version: query.version, scoring: query.scoring, positions: query.positions });
+  const board = await getLeaderboard({ version: query.version, scoring: query.scoring, positions: query.positions, window: bugWindowOf(query) });
   const rows = board.rows;
   return {
     version: board.version,
     versions: board.versions,
     query,
+    window: board.window,
     configs: distinct(rows.map((r) => r.system.contextConfig)),
     models: distinct(rows.map((r) => r.system.model)),
     rows: rows.length,

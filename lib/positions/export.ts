@@ -7,6 +7,7 @@ import type { positionsExportQuerySchema } from "@/lib/positions/url";
 import type { getPositionsView } from "@/lib/positions/data";
 import { exportTable, type ExportCell, type ExportMeta, type ExportTable } from "@/lib/export-table";
 import type { PositionTable } from "@/lib/positions/view";
+import { windowMeta } from "@/lib/leaderboard/window";
 import { PAPER_SOURCE, REPORTED_LABEL } from "@/lib/reference/paper";
 
 type Line = { group: string; mode: string; systems: number; position: number; chains: number; value: number | null; vsOracle: number | null };
@@ -36,6 +37,6 @@ export function positionsExport(q: z.infer<typeof positionsExportQuerySchema>, v
     ],
     lines(table),
   );
-  const meta: Record<string, ExportCell> = reported ? { source: `${PAPER_SOURCE}, Table ${q.table === "reported_by_config" ? 3 : 4}`, note: REPORTED_LABEL } : { version: view.version, scoring: q.scoring, positions: q.positions };
+  const meta: Record<string, ExportCell> = reported ? { source: `${PAPER_SOURCE}, Table ${q.table === "reported_by_config" ? 3 : 4}`, note: REPORTED_LABEL } : { version: view.version, scoring: q.scoring, positions: q.positions, ...windowMeta(view.window) };
   return { table: t, meta };
 }

@@ -4,13 +4,14 @@
  */
 import { z } from "zod";
 import { positionSetSchema } from "@/evaluator/scoring";
-import { formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
+import { bugWindowParams, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
 
 export const positionsQuerySchema = z.object({
   version: versionParam,
   scoring: scoringParam,
   /** the paper's length-3 chains (default) or all chains */
   positions: single(positionSetSchema.default("length3")),
+  ...bugWindowParams,
   /** restricts the by-model table to one configuration */
   config: single(text.optional()),
   /** restricts the by-configuration table to one model */

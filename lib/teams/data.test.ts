@@ -227,18 +227,23 @@ describe("systems", () => {
 
   it("reads the system form: checkboxes and one link per line", () => {
     const form = new FormData();
-    for (const [k, v] of Object.entries({ ...system, openWeights: "on", links: "Paper https://a.org/p\n\n https://b.org \n" })) form.set(k, v);
+    for (const [k, v] of Object.entries({ ...system, openWeights: "on", trainingCutoff: "2024-03-31", releaseDate: "", links: "Paper https://a.org/p\n\n https://b.org \n" })) form.set(k, v);
     const parsed = systems.systemInputSchema.parse(systems.systemFormInput(form));
     expect(parsed).toEqual({
       ...system,
       openWeights: true,
       openScaffold: false,
+      // an empty date field is no date
+      releaseDate: null,
+      trainingCutoff: "2024-03-31",
       links: [
         { label: "Paper", url: "https://a.org/p" },
         { label: "https://b.org", url: "https://b.org" },
       ],
     });
     expect(systems.linksText(parsed.links)).toBe("Paper https://a.org/p\nhttps://b.org");
+    form.set("trainingCutoff", "March 2024");
+    expect(systems.systemInputSchema.safeParse(systems.systemFormInput(form)).error?.issues[0]).toMatchObject({ path: ["trainingCutoff"], message: "expected a day, YYYY-MM-DD" });
   });
 });
 

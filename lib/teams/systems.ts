@@ -79,6 +79,8 @@ export async function systemsForTeams(teamIds: string[]): Promise<SystemChoice[]
 /** The paper's context configurations, offered as suggestions; any text is accepted. */
 export const CONTEXT_CONFIG_SUGGESTIONS = ["Baseline", "Summarize", "Sub-Agent"] as const;
 
+const optionalDay = z.preprocess((v) => (v === "" ? null : v), z.iso.date({ error: "expected a day, YYYY-MM-DD" }).nullable().default(null));
+
 const text = (max: number) => z.string().trim().min(1, "required").max(max, `at most ${max} characters`);
 
 /** The system form (create and edit) and any API that describes a system. */
@@ -89,6 +91,9 @@ export const systemInputSchema = z.object({
   contextConfig: text(100),
   openWeights: z.boolean().default(false),
   openScaffold: z.boolean().default(false),
+  /** the model's release day and training-data cutoff, YYYY-MM-DD; either optional (SPEC §7: bugs dated after it are unseen) */
+  releaseDate: optionalDay,
+  trainingCutoff: optionalDay,
   // stricter than systemLinksSchema (which the stored column is checked against): links are shown as hrefs, so web URLs only
   links: z
     .array(z.object({ label: text(100), url: z.url({ protocol: /^https?$/, message: "not an http(s) URL" }) }))
@@ -119,6 +124,8 @@ export function systemFormInput(form: FormData): SystemInput {
     contextConfig: str("contextConfig"),
     openWeights: form.get("openWeights") === "on",
     openScaffold: form.get("openScaffold") === "on",
+    releaseDate: str("releaseDate"),
+    trainingCutoff: str("trainingCutoff"),
     links,
   };
 }
@@ -135,6 +142,8 @@ export type SystemFacts = {
   contextConfig: string;
   openWeights: boolean;
   openScaffold: boolean;
+  releaseDate: string | null;
+  trainingCutoff: string | null;
   links: SystemLinks;
 };
 
@@ -149,8 +158,11 @@ export const systemFactsSelect = {
   contextConfig: true,
   openWeights: true,
   openScaffold: true,
+  releaseDate: true,
+  trainingCutoff: true,
   links: true,
 } as const;
+
 
 export const systemRowSelect = { ...systemFactsSelect, updatedAt: true } as const;
 

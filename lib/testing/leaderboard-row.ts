@@ -19,6 +19,7 @@ export function leaderboardRow(over: {
   vs?: number | null;
   day?: string | null;
   openWeights?: boolean;
+  trainingCutoff?: string | null;
 }): LeaderboardRow {
   const perBug = over.perBug ?? 50;
   return {
@@ -31,6 +32,8 @@ export function leaderboardRow(over: {
       contextConfig: over.config ?? "Baseline",
       openWeights: over.openWeights ?? false,
       openScaffold: false,
+      releaseDate: null,
+      trainingCutoff: over.trainingCutoff ?? null,
       links: [],
     },
     team: { name: "Team", slug: "team" },

@@ -16,13 +16,13 @@ import { errorResponse } from "@/lib/http";
 import { leaderboardApiQuerySchema, leaderboardSearch, type LeaderboardApiQuery } from "@/lib/leaderboard/url";
 import { selectReportedRows, selectRows } from "@/lib/leaderboard/rows";
 import { reportedMainRows } from "@/lib/reference/paper";
-import { parseQuery } from "@/lib/view-query";
+import { bugWindowOf, parseQuery } from "@/lib/view-query";
 import { CSV_COLUMNS, csvLines, leaderboardDocument } from "@/lib/leaderboard/export";
 
 type Answer = { format: "json" | "csv"; text: string; filename: string };
 
 async function answer(query: LeaderboardApiQuery): Promise<Answer> {
-  const board = await getLeaderboard({ version: query.version, scoring: query.scoring });
+  const board = await getLeaderboard({ version: query.version, scoring: query.scoring, window: bugWindowOf(query) });
   if (query.version && !board.versions.includes(query.version)) {
     throw new FieldError("version", `no dataset version ${query.version} (there are: ${board.versions.join(", ") || "none"})`);
   }

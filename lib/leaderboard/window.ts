@@ -1,0 +1,101 @@
+/**
+ * What a bug-date window (SPEC §7) reads from the database: a version's chains
+ * with their bug dates, and each submission's chain records (stored with its
+ * scores when its evaluation completed). The scoring itself is the evaluator's
+ * (scoreRunsInWindow, chainErrorBreakdownOf); this module only reads, keeps
+ * in memory what never changes, and fills a record left empty by an older
+ * release.
+ */
+import { chainRecords, chainsInWindow, isWindowSet, type BugWindow, type ChainRecord, type DatedChain, type WindowKeeps } from "@/evaluator/scoring";
+import { db } from "@/lib/db";
+import { columnJson } from "@/lib/schemas/columns";
+import { parseStoredChains, storedChainsSchema } from "@/lib/leaderboard/aggregates";
+import { runResultsForSubmission } from "@/lib/submissions/run-results";
+
+/** What a page and the API say of a window: its ends and what it keeps. */
+export type WindowSummary = {
+  from: string | null;
+  until: string | null;
+  chains: number;
+  bugs: number;
+  totalChains: number;
+  totalBugs: number;
+  /** chains left out only because a bug's date is not a date */
+  undated: number;
+};
+
+export function windowSummary(w: BugWindow, keeps: WindowKeeps): WindowSummary {
+  return { from: w.from ?? null, until: w.until ?? null, chains: keeps.chains, bugs: keeps.bugs, totalChains: keeps.totalChains, totalBugs: keeps.totalBugs, undated: keeps.undated };
+}
+
+type Cache<T> = Map<string, Promise<T>>;
+const store = globalThis as { chainsweDatedChains?: Cache<DatedChain[]>; chainsweChainRecords?: Map<string, { computedAt: number; records: ChainRecord[] }> };
+/** By DatasetVersion id: a version's chains never change (a re-import is a new id). */
+const dated: Cache<DatedChain[]> = (store.chainsweDatedChains ??= new Map());
+/** By submission, as of its scores' computedAt (a recomputation is seen on the next request). */
+const records = (store.chainsweChainRecords ??= new Map());
+const RECORDS_LIMIT = 5_000;
+
+/** The version's chains, in dataset order, each with its bugs' dates in order; null for an unknown version. */
+export async function datedChains(version: string): Promise<DatedChain[] | null> {
+  const v = await db.datasetVersion.findUnique({ where: { version }, select: { id: true } });
+  if (!v) return null;
+  let hit = dated.get(v.id);
+  if (!hit) {
+    if (dated.size >= 32) dated.clear();
+    hit = db.chain
+      .findMany({
+        where: { datasetVersionId: v.id },
+        // the import's order, as the run summaries list it (lib/submissions/run-results.ts)
+        orderBy: { id: "asc" },
+        select: { continuousId: true, bugs: { orderBy: { order: "asc" }, select: { date: true } } },
+      })
+      .then((rows) => rows.map((c) => ({ continuous_id: c.continuousId, dates: c.bugs.map((b) => b.date) })));
+    dated.set(v.id, hit);
+    hit.catch(() => dated.get(v.id) === hit && dated.delete(v.id));
+  }
+  return hit;
+}
+
+/** What a window keeps of a version, or null when no bound is set or the version is unknown. */
+export async function windowKeeps(version: string, w: BugWindow | undefined): Promise<{ chains: DatedChain[]; keeps: WindowKeeps } | null> {
+  if (!isWindowSet(w)) return null;
+  const chains = await datedChains(version);
+  return chains ? { chains, keeps: chainsInWindow(chains, w) } : null;
+}
+
+/**
+ * Each submission's chain records as of its scores' computedAt. A score stored
+ * before records were (an older release) gets them now, from its graded bugs.
+ */
+export async function storedChainRecords(subs: readonly { id: string; computedAt: Date }[]): Promise<Map<string, ChainRecord[]>> {
+  const out = new Map<string, ChainRecord[]>();
+  const missing: string[] = [];
+  for (const s of subs) {
+    const hit = records.get(s.id);
+    if (hit && hit.computedAt === s.computedAt.getTime()) out.set(s.id, hit.records);
+    else missing.push(s.id);
+  }
+  if (records.size + missing.length > RECORDS_LIMIT) records.clear();
+  // in chunks: SQLite limits the number of bound parameters per statement
+  for (let i = 0; i < missing.length; i += 500) {
+    const rows = await db.submissionScore.findMany({ where: { submissionId: { in: missing.slice(i, i + 500) } }, select: { submissionId: true, chains: true, computedAt: true } });
+    for (const r of rows) {
+      let list = r.chains === null ? null : parseStoredChains(r.chains);
+      if (list === null) {
+        const run = await runResultsForSubmission(r.submissionId);
+        if (!run) continue;
+        list = chainRecords(run);
+        await db.submissionScore.update({ where: { submissionId: r.submissionId }, data: { chains: columnJson(storedChainsSchema, list) } });
+      }
+      records.set(r.submissionId, { computedAt: r.computedAt.getTime(), records: list });
+      out.set(r.submissionId, list);
+    }
+  }
+  return out;
+}
+
+/** A window's facts as an export's metadata (JSON fields beside the rows). */
+export function windowMeta(w: WindowSummary | null): { bug_from: string | null; bug_until: string | null; window_chains: number | null; window_bugs: number | null } {
+  return { bug_from: w?.from ?? null, bug_until: w?.until ?? null, window_chains: w?.chains ?? null, window_bugs: w?.bugs ?? null };
+}
