@@ -11,9 +11,9 @@ import Link from "next/link";
 import { LeaderboardControls } from "@/components/leaderboard/LeaderboardControls";
 import { LeaderboardTable } from "@/components/leaderboard/LeaderboardTable";
 import { WindowNote } from "@/components/ui/WindowNote";
-import { getLeaderboard } from "@/lib/leaderboard/data";
+import { completeRows, getLeaderboardValues } from "@/lib/leaderboard/data";
 import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard/url";
-import { leaderboardPageView } from "@/lib/leaderboard/view";
+import { leaderboardPageView, shownRows } from "@/lib/leaderboard/view";
 import { PAPER_SOURCE, REPORTED_LABEL, reportedMainRows } from "@/lib/reference/paper";
 import { bugWindowOf, parseViewQuery } from "@/lib/view-query";
 
@@ -23,8 +23,11 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function LeaderboardPage({ searchParams }: Props) {
   const { query: asked, problems } = parseViewQuery(leaderboardViewSchema, await searchParams);
-  const board = await getLeaderboard({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked) });
-  const view = leaderboardPageView(board, asked, asked.paper ? reportedMainRows() : []);
+  const board = await getLeaderboardValues({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked) });
+  // only the rows shown need their intervals (under a window, the bootstrap runs for them alone)
+  const shown = shownRows(board.rows, { ...asked, version: board.version ?? asked.version }).groups.flatMap((g) => g.rows);
+  const complete = new Map((await completeRows(board, shown)).map((r) => [r.submissionId, r]));
+  const view = leaderboardPageView(board, complete, asked, asked.paper ? reportedMainRows() : []);
   const { query } = view;
   const api = (format: "csv" | "json") => leaderboardHref(query, { all: false, format }, "/api/v1/leaderboard");
   return (

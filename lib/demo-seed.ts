@@ -28,6 +28,17 @@ const DEMO_SCAFFOLDS: Record<string, string> = {
   "demo-undershoot": "scripted: undershoot",
 };
 
+/**
+ * A training cutoff for some demo systems, inside the demo dataset's bug dates
+ * (2023-02 to 2024-03), so each has an "after its cutoff" view that keeps some
+ * chains and not others.
+ */
+const DEMO_CUTOFFS: Record<string, string> = {
+  "demo-gold": "2023-06-30",
+  "demo-overshoot": "2023-07-31",
+  "demo-undershoot": "2023-04-30",
+};
+
 export type DemoSeed = { imported: boolean; created: { system: string; mode: string; id: string }[] };
 
 export async function seedDemo(datasetPath: string, files: DemoPredictionFile[]): Promise<DemoSeed> {
@@ -42,6 +53,7 @@ export async function seedDemo(datasetPath: string, files: DemoPredictionFile[])
       model: f.system,
       scaffold: DEMO_SCAFFOLDS[f.system] ?? "scripted",
       contextConfig: "Baseline",
+      trainingCutoff: DEMO_CUTOFFS[f.system],
     });
     const already = await db.submission.findFirst({
       where: { systemId, mode, datasetVersion: { version: DEMO_VERSION } },

@@ -47,12 +47,12 @@ export function TeamSystemForm({ action, system, linksText, cancelHref, suggesti
       </datalist>
       <TextField
         id={`${p}-release`}
-        label="Model release date"
+        label="Release date"
         name="releaseDate"
         type="date"
         result={result}
         defaultValue={system?.releaseDate ?? ""}
-        hint="optional; the day the model was released"
+        hint="optional; the day the model was made public"
       />
       <TextField
         id={`${p}-cutoff`}

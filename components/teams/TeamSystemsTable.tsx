@@ -28,6 +28,8 @@ export function TeamSystemsTable({ slug, systems, editable }: { slug: string; sy
     { header: "Context configuration", cell: (s) => s.contextConfig },
     { header: "Open weights", cell: (s) => (s.openWeights ? "yes" : "no") },
     { header: "Open scaffold", cell: (s) => (s.openScaffold ? "yes" : "no") },
+    { header: "Released", cell: (s) => s.releaseDate ?? "—" },
+    { header: "Training cutoff", cell: (s) => s.trainingCutoff ?? "—" },
     { header: "Links", cell: (s) => <SystemLinks links={s.links} /> },
   ];
   if (editable) {

@@ -200,6 +200,19 @@ export function headlineRatesOf(sets: readonly (readonly ChainOutcome[])[], boot
   });
 }
 
+/** The chains a position set covers: the length-3 chains (the paper's Tables 3–4) or all. */
+export const positionPool = (set: readonly ChainOutcome[], positions: PositionSet): readonly ChainOutcome[] => (positions === "length3" ? set.filter((o) => o.length === 3) : set);
+
+/** The resolution rate at each position of the position set, without intervals. */
+export function positionValues(set: readonly ChainOutcome[], positions: PositionSet): Omit<PositionRate, "ci">[] {
+  const pool = positionPool(set, positions);
+  const maxLength = Math.max(0, ...pool.map((o) => o.length));
+  return Array.from({ length: maxLength }, (_, i) => {
+    const at = pool.filter((o) => o.length > i);
+    return { position: i + 1, value: (100 * at.filter((o) => o.resolved[i]).length) / at.length, n: at.length };
+  });
+}
+
 /**
  * Resolution rate at each position 1..max of the position set, for each set:
  * the rate at p is resolved-at-p over the set's chains with a bug at p, and its
@@ -208,8 +221,7 @@ export function headlineRatesOf(sets: readonly (readonly ChainOutcome[])[], boot
 export function positionRatesOf(sets: readonly (readonly ChainOutcome[])[], positions: PositionSet, boot: BootstrapOptions): PositionRate[][] {
   if (sets.length === 0) return [];
   assertSameChains(sets);
-  const pick = (set: readonly ChainOutcome[]) => (positions === "length3" ? set.filter((o) => o.length === 3) : set);
-  const pools = sets.map(pick);
+  const pools = sets.map((set) => positionPool(set, positions));
   const pool = pools[0]!;
   const maxLength = Math.max(0, ...pool.map((o) => o.length));
   // populations are nested (length ≥ p), so equal sizes mean the same chains: one resample set, one call, each

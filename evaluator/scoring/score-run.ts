@@ -8,7 +8,7 @@
  */
 import type { Mode } from "@/lib/schemas/prediction";
 import { resolveBootstrap, type BootstrapOptions, type Indices } from "./bootstrap";
-import { headlineRatesOf, positionRatesOf } from "./rates";
+import { headlineRatesOf, positionRatesOf, positionValues } from "./rates";
 import {
   chainOutcomes,
   countResolved,
@@ -86,42 +86,55 @@ export function scoreOutcomes(outcomes: readonly ChainOutcome[], run: RunName, o
 
 type RunName = { system: string; mode: Mode };
 
+/** A run's scores without their intervals: what sorting, filtering and averaging read; cheap enough for every row of a window. */
+export type RunValues = Omit<RunScores, "per_bug" | "chain" | "per_position" | "bootstrap"> & {
+  per_bug: number;
+  chain: number;
+  per_position: Omit<PositionRate, "ci">[];
+};
+
+/** scoreOutcomes without the bootstrap: the same values, no intervals. */
+export function scoreValues(outcomes: readonly ChainOutcome[], run: RunName, opts: Pick<ScoreOptions, "scoring" | "positions"> = {}): RunValues {
+  if (outcomes.length === 0) throw new RangeError(`run ${run.system} (${run.mode}): no chains to score`);
+  const positions = opts.positions ?? "length3";
+  const bugs = outcomes.reduce((a, o) => a + o.length, 0);
+  const resolved = outcomes.reduce((a, o) => a + countResolved(o), 0);
+  const solved = outcomes.filter(isChainResolved).length;
+  return {
+    system: run.system,
+    mode: run.mode,
+    scoring: opts.scoring ?? "strict",
+    positions,
+    per_bug: (100 * resolved) / bugs,
+    chain: (100 * solved) / outcomes.length,
+    per_position: positionValues(outcomes, positions),
+    cost_per_chain: meanOrNull(outcomes.map((o) => o.cost_usd)),
+    peak_context_tokens: meanOrNull(outcomes.map((o) => o.peak_context_tokens)),
+    counts: {
+      chains: outcomes.length,
+      bugs,
+      graded: outcomes.reduce((a, o) => a + o.graded, 0),
+      resolved,
+      chains_resolved: solved,
+    },
+  };
+}
+
 /**
  * scoreOutcomes for many runs over the same chains (a leaderboard's rows under
  * one window), sharing the bootstrap's resamples: the same numbers, much faster.
  */
 export function scoreOutcomeSets(sets: readonly { outcomes: readonly ChainOutcome[]; run: RunName }[], opts: ScoreOptions = {}): RunScores[] {
-  const scoring = opts.scoring ?? "strict";
-  const positions = opts.positions ?? "length3";
   const boot = resolveBootstrap(opts);
-  for (const { outcomes, run } of sets) {
-    if (outcomes.length === 0) throw new RangeError(`run ${run.system} (${run.mode}): no chains to score`);
-  }
+  const values = sets.map(({ outcomes, run }) => scoreValues(outcomes, run, opts));
   const headline = headlineRatesOf(
     sets.map((s) => s.outcomes),
     boot,
   );
   const perPosition = positionRatesOf(
     sets.map((s) => s.outcomes),
-    positions,
+    values[0]?.positions ?? "length3",
     boot,
   );
-  return sets.map(({ outcomes, run }, i) => ({
-    system: run.system,
-    mode: run.mode,
-    scoring,
-    positions,
-    ...headline[i]!,
-    per_position: perPosition[i]!,
-    cost_per_chain: meanOrNull(outcomes.map((o) => o.cost_usd)),
-    peak_context_tokens: meanOrNull(outcomes.map((o) => o.peak_context_tokens)),
-    counts: {
-      chains: outcomes.length,
-      bugs: outcomes.reduce((a, o) => a + o.length, 0),
-      graded: outcomes.reduce((a, o) => a + o.graded, 0),
-      resolved: outcomes.reduce((a, o) => a + countResolved(o), 0),
-      chains_resolved: outcomes.filter(isChainResolved).length,
-    },
-    bootstrap: boot,
-  }));
+  return values.map((v, i) => ({ ...v, ...headline[i]!, per_position: perPosition[i]!, bootstrap: boot }));
 }

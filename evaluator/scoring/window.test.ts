@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chainErrorBreakdown, chainErrorBreakdownOf, chainErrors } from "@/evaluator/analysis";
 import { bugDay, bugWindowSchema, chainsInWindow, dayAfter } from "./window";
 import { chainRecords, scoreChainRecords } from "./outcomes";
-import { scoreOutcomes, scoreRun } from "./score-run";
+import { scoreOutcomes, scoreRun, scoreValues } from "./score-run";
 import { scoreRunsInWindow } from "./window";
 import { makeRun } from "./test-fixtures";
 
@@ -64,6 +64,18 @@ describe("scores over the chains a window keeps", () => {
     { continuous_id: "d", order: 2, resolved: true },
   ];
   const seq = makeRun("s", "seq", chains, bugs);
+
+  it("without intervals are the same values", () => {
+    const outcomes = scoreChainRecords(chainRecords(seq), "strict", "seq");
+    const full = scoreOutcomes(outcomes, { system: "s", mode: "seq" }, { positions: "all" });
+    expect(scoreValues(outcomes, { system: "s", mode: "seq" }, { positions: "all" })).toEqual({
+      ...full,
+      per_bug: full.per_bug.value,
+      chain: full.chain.value,
+      per_position: full.per_position.map(({ ci: _, ...p }) => p),
+      bootstrap: undefined,
+    });
+  });
 
   it("over every chain equal the run's own scores", () => {
     for (const scoring of ["strict", "lenient"] as const) {

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { scoreChainRecords } from "./outcomes";
 import type { ChainRecord, RunScores } from "./schemas";
-import { scoreOutcomeSets, type ScoreOptions } from "./score-run";
+import { scoreOutcomeSets, scoreValues, type RunValues, type ScoreOptions } from "./score-run";
 
 const day = z.iso.date({ error: "expected a day, YYYY-MM-DD" });
 
@@ -67,25 +67,29 @@ export function chainsInWindow(chains: readonly DatedChain[], w: BugWindow): Win
   return { inside, chains: inside.size, bugs, totalChains: chains.length, totalBugs, undated };
 }
 
+type WindowRun = { run: { system: string; mode: RunScores["mode"] }; records: readonly ChainRecord[] };
+
+/** A run's outcomes on the kept chains, in the version's order; a chain it has no record of counts as not graded. */
+function keptOutcomes(chains: readonly DatedChain[], inside: ReadonlySet<string>, { run, records }: WindowRun, scoring: ScoreOptions["scoring"]) {
+  const byId = new Map(records.map((r) => [r.continuous_id, r]));
+  const aligned = chains
+    .filter((c) => inside.has(c.continuous_id))
+    .map((c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null });
+  return scoreChainRecords(aligned, scoring ?? "strict", run.mode);
+}
+
 /**
  * The scores of several runs of one dataset version over the chains a window
- * keeps (`inside`, non-empty), all at once: each run's chain records are taken
- * in the version's chain order, a chain a run has no record of counting as
- * not graded.
+ * keeps (`inside`, non-empty), all at once (they share the bootstrap's resamples).
  */
-export function scoreRunsInWindow(
-  chains: readonly DatedChain[],
-  inside: ReadonlySet<string>,
-  runs: readonly { run: { system: string; mode: RunScores["mode"] }; records: readonly ChainRecord[] }[],
-  opts: ScoreOptions = {},
-): RunScores[] {
-  const kept = chains.filter((c) => inside.has(c.continuous_id));
-  const sets = runs.map(({ run, records }) => {
-    const byId = new Map(records.map((r) => [r.continuous_id, r]));
-    const aligned = kept.map(
-      (c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null },
-    );
-    return { run, outcomes: scoreChainRecords(aligned, opts.scoring ?? "strict", run.mode) };
-  });
-  return scoreOutcomeSets(sets, opts);
+export function scoreRunsInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, runs: readonly WindowRun[], opts: ScoreOptions = {}): RunScores[] {
+  return scoreOutcomeSets(
+    runs.map((r) => ({ run: r.run, outcomes: keptOutcomes(chains, inside, r, opts.scoring) })),
+    opts,
+  );
+}
+
+/** One run's values (no intervals) over the chains a window keeps: cheap, for every row of a leaderboard. */
+export function valuesInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, run: WindowRun, opts: ScoreOptions = {}): RunValues {
+  return scoreValues(keptOutcomes(chains, inside, run, opts.scoring), run.run, opts);
 }

@@ -114,6 +114,20 @@ describe("getLeaderboard under a bug-date window (SPEC §7)", () => {
     expect(early.rows.find((r) => r.submissionId === id)!.counts).toEqual({ chains: 1, bugs: 3, resolved: 2, chainsResolved: 0 });
   });
 
+  it("gives values for every row and intervals only for the rows asked for, the same as the complete board's", async () => {
+    const q = { version: "v1", window: { from: "2023-04-01" } };
+    const values = await lb.getLeaderboardValues(q);
+    const full = await lb.getLeaderboard(q);
+    expect(values.rows.map((r) => [r.submissionId, r.perBug.value, r.chain.value])).toEqual(full.rows.map((r) => [r.submissionId, r.perBug.value, r.chain.value]));
+    expect("ci" in values.rows[0]!.perBug).toBe(false);
+    const one = values.rows.at(-1)!;
+    const [completed] = await lb.completeRows(values, [one]);
+    expect(completed).toEqual(full.rows.find((r) => r.submissionId === one.submissionId));
+    // the stored board is complete already
+    const stored = await lb.getLeaderboardValues({ version: "v1" });
+    expect(await lb.completeRows(stored, stored.rows)).toEqual((await lb.getLeaderboard({ version: "v1" })).rows);
+  });
+
   it("is the stored board when the window keeps every chain, and empty when it keeps none", async () => {
     const stored = await lb.getLeaderboard({ version: "v1" });
     const wide = await lb.getLeaderboard({ version: "v1", window: { from: "2020-01-01", until: "2030-12-31" } });

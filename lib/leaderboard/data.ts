@@ -14,7 +14,18 @@
  * on the next request.
  */
 import { z } from "zod";
-import { bugWindowSchema, positionSetSchema, relativeChange, scoreRunsInWindow, scoringSchema, type Estimate, type PositionRate, type RunScores } from "@/evaluator/scoring";
+import {
+  bugWindowSchema,
+  positionSetSchema,
+  relativeChange,
+  scoreRunsInWindow,
+  scoringSchema,
+  valuesInWindow,
+  type Estimate,
+  type PositionRate,
+  type RunScores,
+  type RunValues,
+} from "@/evaluator/scoring";
 import { db } from "@/lib/db";
 import { parseColumn, systemLinksSchema } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
@@ -53,6 +64,20 @@ export type LeaderboardRow = {
   reviewed: boolean;
 };
 
+/**
+ * A row's values without their intervals: what filtering, sorting and the
+ * per-position tables read. Under a bug-date window these are cheap for every
+ * row; the bootstrap runs only for the rows a view shows (completeRows).
+ */
+export type LeaderboardValueRow = Omit<LeaderboardRow, "perBug" | "chain" | "perPosition"> & {
+  perBug: { value: number };
+  chain: { value: number };
+  perPosition: Omit<PositionRate, "ci">[];
+};
+
+/** A leaderboard whose rows may lack intervals; `completeRows` gives them. */
+export type LeaderboardValues = Omit<Leaderboard, "rows"> & { rows: LeaderboardValueRow[] };
+
 export type Leaderboard = {
   version: string | null;
   versions: string[];
@@ -64,28 +89,71 @@ export type Leaderboard = {
 };
 
 /**
- * The leaderboard of a version under a scoring and position set. Answered from
- * memory while the data behind it is unchanged (leaderboardDataVersion); the
- * rows are shared between callers, so treat them as read-only.
+ * The leaderboard of a version under a scoring and position set, every row
+ * complete. Answered from memory while the data behind it is unchanged
+ * (leaderboardDataVersion); the rows are shared between callers, so treat them
+ * as read-only.
  */
 export async function getLeaderboard(query: Partial<LeaderboardQuery> = {}): Promise<Leaderboard> {
   const q = leaderboardQuerySchema.parse(query);
-  const data = await leaderboardDataVersion();
-  if (boards.data !== data) {
-    boards.data = data;
-    boards.byQuery.clear();
+  return cached(boards, await leaderboardDataVersion(), queryKey(q), async () => {
+    const values = await valuesBoard(q);
+    const { rows: _, ...meta } = values;
+    return { ...meta, rows: await completeRows(values, values.rows) };
+  });
+}
+
+/** The leaderboard's values (see LeaderboardValueRow): all a view needs to pick its rows. */
+export async function getLeaderboardValues(query: Partial<LeaderboardQuery> = {}): Promise<LeaderboardValues> {
+  return valuesBoard(leaderboardQuerySchema.parse(query));
+}
+
+/**
+ * These rows of a board from getLeaderboardValues, complete with their
+ * intervals, in the same order: the stored scores' (no window), or the bootstrap
+ * over the window's chains for just these rows, kept for the next request.
+ */
+export async function completeRows(board: LeaderboardValues, rows: readonly LeaderboardValueRow[]): Promise<LeaderboardRow[]> {
+  const state = completions.get(board);
+  if (!state) throw new RangeError("completeRows takes a board from getLeaderboardValues");
+  const missing = rows.filter((r) => !state.done.has(r.submissionId));
+  if (missing.length > 0) {
+    const scored = await state.score(missing.map((r) => r.submissionId));
+    for (const r of missing) {
+      const full = scored.get(r.submissionId);
+      if (!full) throw new RangeError(`no scores for submission ${r.submissionId}`);
+      state.done.set(r.submissionId, { ...r, perBug: full.per_bug, chain: full.chain, perPosition: full.per_position });
+    }
   }
-  const key = `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}`;
-  let board = boards.byQuery.get(key);
-  if (!board) {
-    // any version string can be asked for: keep the map small
-    if (boards.byQuery.size >= 64) boards.byQuery.clear();
-    board = readLeaderboard(q);
-    boards.byQuery.set(key, board);
-    // a failed read is not kept
-    board.catch(() => boards.byQuery.get(key) === board && boards.byQuery.delete(key));
+  return rows.map((r) => state.done.get(r.submissionId)!);
+}
+
+const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}`;
+
+type Completion = { done: Map<string, LeaderboardRow>; score: (ids: string[]) => Promise<Map<string, RunScores>> };
+/** Per values board: its completed rows and how to complete more. */
+const completions = new WeakMap<LeaderboardValues, Completion>();
+
+type QueryCache<T> = { data: string | null; byQuery: Map<string, Promise<T>> };
+
+/** The value for `key` while the data is `data`: computed once, a failed computation not kept; any key can be asked for, so the map stays small. */
+function cached<T>(cache: QueryCache<T>, data: string, key: string, compute: () => Promise<T>, limit = 64): Promise<T> {
+  if (cache.data !== data) {
+    cache.data = data;
+    cache.byQuery.clear();
   }
-  return board;
+  let value = cache.byQuery.get(key);
+  if (!value) {
+    if (cache.byQuery.size >= limit) cache.byQuery.clear();
+    value = compute();
+    cache.byQuery.set(key, value);
+    value.catch(() => cache.byQuery.get(key) === value && cache.byQuery.delete(key));
+  }
+  return value;
+}
+
+async function valuesBoard(q: LeaderboardQuery): Promise<LeaderboardValues> {
+  return cached(valueBoards, await leaderboardDataVersion(), queryKey(q), () => readLeaderboard(q));
 }
 
 /**
@@ -112,37 +180,25 @@ export async function leaderboardDataVersion(): Promise<string> {
  * unchanged (leaderboardDataVersion). `key` must name everything `compute` reads.
  */
 export async function derivedFromLeaderboard<T>(key: string, compute: () => Promise<T>): Promise<T> {
-  const data = await leaderboardDataVersion();
-  if (derived.data !== data || derived.byKey.size >= 256) {
-    derived.data = data;
-    derived.byKey.clear();
-  }
-  let value = derived.byKey.get(key) as Promise<T> | undefined;
-  if (!value) {
-    value = compute();
-    derived.byKey.set(key, value);
-    value.catch(() => derived.byKey.get(key) === value && derived.byKey.delete(key));
-  }
-  return value;
+  return cached(derived as QueryCache<T>, await leaderboardDataVersion(), key, compute, 256);
 }
 
-type DerivedCache = { data: string | null; byKey: Map<string, Promise<unknown>> };
-const derived: DerivedCache = ((globalThis as { chainsweLeaderboardDerived?: DerivedCache }).chainsweLeaderboardDerived ??= { data: null, byKey: new Map() });
-
-type BoardCache = { data: string | null; byQuery: Map<string, Promise<Leaderboard>> };
 /** On globalThis: the page and the API route are separate bundles but one process. */
-const boards: BoardCache = ((globalThis as { chainsweLeaderboards?: BoardCache }).chainsweLeaderboards ??= { data: null, byQuery: new Map() });
+const caches = globalThis as { chainsweLeaderboards?: QueryCache<Leaderboard>; chainsweLeaderboardValues?: QueryCache<LeaderboardValues> };
+const boards = (caches.chainsweLeaderboards ??= { data: null, byQuery: new Map() });
+const valueBoards = (caches.chainsweLeaderboardValues ??= { data: null, byQuery: new Map() });
+const derived = ((globalThis as { chainsweLeaderboardDerived?: QueryCache<unknown> }).chainsweLeaderboardDerived ??= { data: null, byQuery: new Map() });
 
 /** Every dataset version, the newest (the default view) first. */
 export async function versionsNewestFirst(): Promise<string[]> {
   return (await db.datasetVersion.findMany({ orderBy: { createdAt: "desc" }, select: { version: true } })).map((v) => v.version);
 }
 
-async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
+async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> {
   const versions = await versionsNewestFirst();
   const version = q.version ?? versions[0] ?? null;
-  const board = { version, versions, scoring: q.scoring, positions: q.positions };
-  if (!version || !versions.includes(version)) return { ...board, window: null, rows: [] };
+  const meta = { version, versions, scoring: q.scoring, positions: q.positions };
+  if (!version || !versions.includes(version)) return withCompletion({ ...meta, window: null, rows: [] }, async () => new Map());
   const window = await windowKeeps(version, q.window);
   const subs = await db.submission.findMany({
     where: { visibility: "public", status: "completed", datasetVersion: { version }, score: { isNot: null } },
@@ -164,33 +220,28 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
     seen.add(key);
     return true;
   });
-  const scored = await rowScores(
+  const scoring = await rowScoring(
     newest.map((s) => ({ id: s.id, computedAt: s.score!.computedAt, system: s.system.name, mode: modeSchema.parse(s.mode) })),
     q,
     window,
   );
-  const rows: LeaderboardRow[] = [];
+  const rows: LeaderboardValueRow[] = [];
   for (const s of newest) {
-    const score = scored.get(s.id);
-    if (!score) continue; // deleted since the first query (a re-run): gone on the next request too
+    const v = scoring.values.get(s.id);
+    if (!v) continue; // deleted since the first query (a re-run): gone on the next request too
     const { team, links, ...system } = s.system;
     rows.push({
       submissionId: s.id,
       system: { ...system, links: parseColumn(systemLinksSchema, links, "System.links") },
       team,
       mode: modeSchema.parse(s.mode),
-      perBug: score.per_bug,
-      chain: score.chain,
-      perPosition: score.per_position,
-      costPerChain: score.cost_per_chain,
-      peakContext: score.peak_context_tokens,
+      perBug: { value: v.per_bug },
+      chain: { value: v.chain },
+      perPosition: v.per_position,
+      costPerChain: v.cost_per_chain,
+      peakContext: v.peak_context_tokens,
       vsOracle: { perBug: null, chain: null },
-      counts: {
-        chains: score.counts.chains,
-        bugs: score.counts.bugs,
-        resolved: score.counts.resolved,
-        chainsResolved: score.counts.chains_resolved,
-      },
+      counts: { chains: v.counts.chains, bugs: v.counts.bugs, resolved: v.counts.resolved, chainsResolved: v.counts.chains_resolved },
       finishedAt: s.finishedAt,
       reviewed: s.reviewedAt !== null,
     });
@@ -200,37 +251,57 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<Leaderboard> {
     const oracle = r.mode === "oracle" ? undefined : oracleOf.get(r.system.id);
     if (oracle) r.vsOracle = { perBug: relativeChange(r.perBug.value, oracle.perBug.value), chain: relativeChange(r.chain.value, oracle.chain.value) };
   }
-  return { ...board, window: window && windowSummary(q.window, window.keeps), rows };
+  return withCompletion({ ...meta, window: window && windowSummary(q.window, window.keeps), rows }, scoring.complete);
+}
+
+function withCompletion(board: LeaderboardValues, score: Completion["score"]): LeaderboardValues {
+  completions.set(board, { done: new Map(), score });
+  return board;
 }
 
 type RowToScore = { id: string; computedAt: Date; system: string; mode: LeaderboardRow["mode"] };
 
 /**
- * Each row's scores under the query: the stored ones when no window is set or
- * the window keeps every chain (the same numbers); otherwise every row rescored
- * over the chains inside, all rows at once (they share the bootstrap's resamples).
+ * Each row's values under the query, and how to complete rows with their
+ * intervals: from the stored scores when no window is set or the window keeps
+ * every chain (the same numbers); otherwise from each row's chain records over
+ * the chains inside, the bootstrap run for the rows asked for, together (they
+ * share its resamples).
  */
-async function rowScores(subs: RowToScore[], q: LeaderboardQuery, window: Awaited<ReturnType<typeof windowKeeps>>): Promise<Map<string, RunScores>> {
-  const out = new Map<string, RunScores>();
+async function rowScoring(
+  subs: RowToScore[],
+  q: LeaderboardQuery,
+  window: Awaited<ReturnType<typeof windowKeeps>>,
+): Promise<{ values: Map<string, RunValues>; complete: Completion["score"] }> {
+  const values = new Map<string, RunValues>();
   if (!window || window.keeps.chains === window.keeps.totalChains) {
     const scores = await storedScores(subs);
+    const full = new Map<string, RunScores>();
     for (const s of subs) {
-      const stored = scores.get(s.id);
-      if (stored) out.set(s.id, stored[q.scoring][q.positions]);
+      const stored = scores.get(s.id)?.[q.scoring][q.positions];
+      if (!stored) continue;
+      full.set(s.id, stored);
+      values.set(s.id, { ...stored, per_bug: stored.per_bug.value, chain: stored.chain.value, per_position: stored.per_position });
     }
-    return out;
+    return { values, complete: async () => full };
   }
-  if (window.keeps.chains === 0) return out;
+  if (window.keeps.chains === 0) return { values, complete: async () => new Map() };
   const records = await storedChainRecords(subs);
-  const kept = subs.filter((s) => records.has(s.id));
-  const scored = scoreRunsInWindow(
-    window.chains,
-    window.keeps.inside,
-    kept.map((s) => ({ run: { system: s.system, mode: s.mode }, records: records.get(s.id)! })),
-    { scoring: q.scoring, positions: q.positions },
-  );
-  kept.forEach((s, i) => out.set(s.id, scored[i]!));
-  return out;
+  const runs = new Map(subs.filter((s) => records.has(s.id)).map((s) => [s.id, { run: { system: s.system, mode: s.mode }, records: records.get(s.id)! }]));
+  const opts = { scoring: q.scoring, positions: q.positions };
+  for (const [id, run] of runs) values.set(id, valuesInWindow(window.chains, window.keeps.inside, run, opts));
+  return {
+    values,
+    complete: async (ids) => {
+      const scored = scoreRunsInWindow(
+        window.chains,
+        window.keeps.inside,
+        ids.map((id) => runs.get(id)!),
+        opts,
+      );
+      return new Map(ids.map((id, i) => [id, scored[i]!]));
+    },
+  };
 }
 
 // ---------------------------------------------------------------- parsed scores, kept between requests

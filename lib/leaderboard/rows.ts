@@ -5,7 +5,7 @@
  * choices the filters offer. Pure: the page and GET /api/v1/leaderboard show
  * the same rows in the same order.
  */
-import type { LeaderboardRow } from "@/lib/leaderboard/data";
+import type { LeaderboardRow, LeaderboardValueRow } from "@/lib/leaderboard/data";
 import type { LeaderboardView, Sort, SortKey } from "@/lib/leaderboard/url";
 import { parseSort } from "@/lib/leaderboard/url";
 import type { ReportedMainRow } from "@/lib/reference/paper";
@@ -13,7 +13,7 @@ import { MODES, type Mode } from "@/lib/schemas/prediction";
 import { utcDay } from "@/lib/format";
 
 /** What filtering and sorting read of a leaderboard row. */
-export type RankableRow = Pick<LeaderboardRow, "submissionId" | "mode" | "perBug" | "chain" | "costPerChain" | "peakContext" | "vsOracle" | "finishedAt"> & {
+export type RankableRow = Pick<LeaderboardValueRow, "submissionId" | "mode" | "perBug" | "chain" | "costPerChain" | "peakContext" | "vsOracle" | "finishedAt"> & {
   system: Pick<LeaderboardRow["system"], "name" | "model" | "contextConfig" | "openWeights" | "openScaffold">;
 };
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { reportedMainRows } from "@/lib/reference/paper";
 import { leaderboardRow as row, leaderboardView as q } from "@/lib/testing/leaderboard-row";
 import { PAGE_ROWS, displayRow, emptyReason, leaderboardPageView } from "@/lib/leaderboard/view";
+import type { LeaderboardRow } from "@/lib/leaderboard/data";
 
 describe("printed rows", () => {
   it("prints numbers as the paper does, with the change against Oracle beside them", () => {
@@ -19,9 +20,10 @@ describe("printed rows", () => {
 
 describe("the page's view", () => {
   const board = { version: "v1", versions: ["v1"], rows: [row({ name: "a" }), row({ name: "b", mode: "seq", vs: -0.1 })] };
+  const all = (b: { rows: LeaderboardRow[] }) => new Map(b.rows.map((r) => [r.submissionId, r]));
 
   it("pins the version, and keeps reported rows out of the evaluated table", () => {
-    const v = leaderboardPageView(board, q({ paper: "1" }), reportedMainRows());
+    const v = leaderboardPageView(board, all(board), q({ paper: "1" }), reportedMainRows());
     expect(v.query.version).toBe("v1");
     expect(v.groups.flatMap((g) => g.rows)).toHaveLength(2);
     expect(v.reported.flatMap((g) => g.rows)).toHaveLength(63);
@@ -32,15 +34,17 @@ describe("the page's view", () => {
 
   it("shows the first PAGE_ROWS rows unless asked for all", () => {
     const many = { ...board, rows: Array.from({ length: PAGE_ROWS + 5 }, (_, i) => row({ name: `s${i}` })) };
-    expect(leaderboardPageView(many, q(), [])).toMatchObject({ shown: PAGE_ROWS, total: PAGE_ROWS + 5 });
-    expect(leaderboardPageView(many, q({ all: "1" }), [])).toMatchObject({ shown: PAGE_ROWS + 5 });
+    expect(leaderboardPageView(many, all(many), q(), [])).toMatchObject({ shown: PAGE_ROWS, total: PAGE_ROWS + 5 });
+    expect(leaderboardPageView(many, all(many), q({ all: "1" }), [])).toMatchObject({ shown: PAGE_ROWS + 5 });
+    // a shown row must come complete (with its intervals)
+    expect(() => leaderboardPageView(many, new Map(), q(), [])).toThrow(/not completed/);
   });
 
   it("says why a table is empty", () => {
     expect(emptyReason({ version: null, versions: [], rows: [] }, 0, q())).toMatch(/No dataset/);
     expect(emptyReason({ version: "v9", versions: ["v1"], rows: [] }, 0, q())).toMatch(/no dataset version v9/);
     expect(emptyReason({ version: "v1", versions: ["v1"], rows: [] }, 0, q())).toMatch(/No public evaluated submission on dataset v1 yet/);
-    expect(leaderboardPageView(board, q({ mode: "seq_mem", config: "Summarize" }), []).empty).toBe(
+    expect(leaderboardPageView(board, all(board), q({ mode: "seq_mem", config: "Summarize" }), []).empty).toBe(
       "No row matches these filters (mode Seq+Mem; configuration Summarize): 2 public row(s) on dataset v1 are filtered out.",
     );
   });

@@ -7,12 +7,12 @@
  * which order, lib/leaderboard-rows.ts.
  */
 import { MODE_LABELS, formatCost, formatInterval, formatPercent, formatRelativeChange, formatTokens } from "@/evaluator/scoring/format";
-import type { Leaderboard, LeaderboardRow } from "@/lib/leaderboard/data";
+import type { Leaderboard, LeaderboardRow, LeaderboardValueRow } from "@/lib/leaderboard/data";
 import { leaderboardHref, type LeaderboardView } from "@/lib/leaderboard/url";
 import type { WindowSummary } from "@/lib/leaderboard/window";
 import { dayAfter } from "@/evaluator/scoring/window";
 import { knowledgeCutoff } from "@/lib/teams/system-fields";
-import { filterOptions, finishedDay, limitGroups, selectReportedRows, selectRows, systemColumns, type RowGroup } from "@/lib/leaderboard/rows";
+import { filterOptions, finishedDay, limitGroups, selectReportedRows, selectRows, systemColumns, type RankableRow, type RowGroup } from "@/lib/leaderboard/rows";
 import type { ReportedMainRow } from "@/lib/reference/paper";
 import type { Mode } from "@/lib/schemas/prediction";
 import { submissionPageUrl } from "@/lib/submissions/urls";
@@ -150,18 +150,33 @@ export type LeaderboardPageView = {
 
 const toDisplay = <R>(groups: RowGroup<R>[], f: (r: R) => DisplayRow): DisplayGroup[] => groups.map((g) => ({ key: g.key, rows: g.rows.map(f) }));
 
-/** Everything the leaderboard page renders, from the version's rows, the state and the paper's rows. */
+/** The rows the page shows for a view, in its groups: the only ones it needs complete with their intervals. */
+export function shownRows<R extends RankableRow>(rows: readonly R[], q: LeaderboardView): { groups: RowGroup<R>[]; shown: number; total: number } {
+  return limitGroups(selectRows(rows, q), q.all ? null : PAGE_ROWS);
+}
+
+/**
+ * Everything the leaderboard page renders, from the version's rows (values are
+ * enough to pick them), those rows it shows complete (`complete`, by submission),
+ * the state and the paper's rows.
+ */
 export function leaderboardPageView(
-  board: Pick<Leaderboard, "version" | "versions" | "rows"> & { window?: WindowSummary | null },
+  board: Pick<Leaderboard, "version" | "versions"> & { rows: readonly LeaderboardValueRow[]; window?: WindowSummary | null },
+  complete: ReadonlyMap<string, LeaderboardRow>,
   q: LeaderboardView,
   paper: readonly ReportedMainRow[],
 ): LeaderboardPageView {
   const query: LeaderboardView = { ...q, version: board.version ?? q.version };
-  const page = limitGroups(selectRows(board.rows, query), query.all ? null : PAGE_ROWS);
+  const page = shownRows(board.rows, query);
   const reported = selectReportedRows(paper, query);
+  const full = (r: LeaderboardValueRow) => {
+    const row = complete.get(r.submissionId);
+    if (!row) throw new RangeError(`row ${r.submissionId} is shown but was not completed`);
+    return displayRow(row, query);
+  };
   return {
     query,
-    groups: toDisplay(page.groups, (r) => displayRow(r, query)),
+    groups: toDisplay(page.groups, full),
     shown: page.shown,
     total: page.total,
     empty: emptyReason(board, page.total, query),

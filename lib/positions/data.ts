@@ -7,7 +7,7 @@
 import { positionTable, reportedPositionTable, type PositionTable } from "@/lib/positions/view";
 import type { PositionsQuery } from "@/lib/positions/url";
 import { reportedPositionsByConfig, reportedPositionsByModel } from "@/lib/reference/paper";
-import { getLeaderboard } from "@/lib/leaderboard/data";
+import { getLeaderboardValues } from "@/lib/leaderboard/data";
 import { bugWindowOf } from "@/lib/view-query";
 import type { WindowSummary } from "@/lib/leaderboard/window";
 
@@ -30,7 +30,8 @@ export type PositionsView = {
 const distinct = (xs: string[]) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 export async function getPositionsView(query: PositionsQuery): Promise<PositionsView> {
-  const board = await getLeaderboard({ version: query.version, scoring: query.scoring, positions: query.positions, window: bugWindowOf(query) });
+  // the tables average values only: no interval is computed for them
+  const board = await getLeaderboardValues({ version: query.version, scoring: query.scoring, positions: query.positions, window: bugWindowOf(query) });
   const rows = board.rows;
   return {
     version: board.version,

@@ -16,7 +16,7 @@ export type PositionSource = {
   submissionId: string;
   system: { model: string; contextConfig: string };
   mode: Mode;
-  perPosition: PositionRate[];
+  perPosition: Omit<PositionRate, "ci">[];
 };
 
 export type PositionGrouping = "config" | "model";

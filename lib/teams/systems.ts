@@ -20,6 +20,7 @@ export type SystemRef = {
   model?: string;
   scaffold?: string;
   contextConfig?: string;
+  trainingCutoff?: string;
 };
 
 /** "Local Runs" → "local-runs": the team's URL name. */
@@ -50,6 +51,7 @@ export async function ensureSystem(ref: SystemRef): Promise<string> {
         model: ref.model ?? ref.name,
         scaffold: ref.scaffold ?? "unknown",
         contextConfig: ref.contextConfig ?? "Baseline",
+        trainingCutoff: ref.trainingCutoff ?? null,
       },
       select: { id: true },
     });

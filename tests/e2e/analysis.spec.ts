@@ -144,6 +144,34 @@ test("chain errors: Figure 4 charts, filtering by system changes the causes, row
   expect((await json.json()).rows).toHaveLength(errorRows);
 });
 
+test("a bug-date window narrows the per-position and chain-error views, says what it keeps, and goes into their exports", async ({ page }) => {
+  // only inikit's bugs are dated before April 2023
+  await page.goto("/analysis");
+  const allErrors = await page.getByTestId("chain-error-row").count();
+  await page.getByLabel("until", { exact: true }).fill("2023-03-31");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/[?&]bug_until=2023-03-31\b/);
+  await expect(page.getByTestId("window-note")).toContainText("the window keeps 1 of 5 chains (3 of 16 bugs)");
+  // each row's first link is its bug
+  const bugs = await page.getByTestId("chain-error-row").evaluateAll((trs) => trs.map((tr) => tr.querySelector("a")?.textContent?.trim() ?? ""));
+  expect(bugs.length).toBeLessThan(allErrors);
+  expect(bugs.length).toBeGreaterThan(0);
+  expect(bugs.every((b) => b.startsWith("inikit-chain-1 #")), bugs.join(", ")).toBe(true);
+  const doc = (await (await page.request.get("/api/v1/analysis?table=errors&bug_until=2023-03-31")).json()) as { window_chains: number; bug_until: string; rows: unknown[] };
+  expect(doc).toMatchObject({ window_chains: 1, bug_until: "2023-03-31" });
+  expect(doc.rows).toHaveLength(bugs.length);
+
+  await page.goto("/positions?bug_until=2023-03-31");
+  await expect(page.getByTestId("window-note")).toContainText("keeps 1 of 5 chains");
+  await expect(page.getByLabel("until", { exact: true })).toHaveValue("2023-03-31");
+  await expect(page.locator("table#by-config")).toBeVisible();
+  const csv = await download(page, page.getByRole("link", { name: "CSV" }).first());
+  const chainsAt = csv[0]!.split(",").indexOf("chains");
+  expect(csv.slice(1).every((l) => l.split(",")[chainsAt] === "1")).toBe(true);
+  await page.getByRole("link", { name: "Every chain" }).click();
+  await expect(page.getByTestId("window-note")).toHaveCount(0);
+});
+
 test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/loss per chain, cost-score scatter", async ({ page }) => {
   await page.goto("/compare");
   await expect(page.getByRole("heading", { name: "Compare two systems" })).toBeVisible();

@@ -47,8 +47,11 @@ test.beforeAll(async ({ browser }, info) => {
   await page.getByLabel("Scaffold").fill("scripted: late fixes");
   await page.getByLabel("Context configuration").fill("Summarize");
   await page.getByRole("checkbox", { name: "Open weights" }).check();
+  // inikit's bugs (the chain the late fixer breaks under strict scoring) are all dated before this cutoff
+  await page.getByLabel("Training-data cutoff").fill("2023-03-31");
   await page.getByRole("button", { name: "Create system" }).click();
   await expect(page.getByRole("cell", { name: "late-model-1" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "2023-03-31" })).toBeVisible();
   const token = await createToken(page, "cli", ["submit", "read"]);
   const file = info.outputPath("late-fixer.seq.jsonl");
   lateFixerPredictions(file);
@@ -164,6 +167,46 @@ test("CSV and JSON downloads hold the view's rows, in its order", async ({ page 
   const bad = await page.request.get("/api/v1/leaderboard?mode=turbo");
   expect(bad.status()).toBe(400);
   expect(((await bad.json()) as { field: string }).field).toBe("mode");
+});
+
+test("the bug-date window: one click to the bugs after a system's cutoff, rescored, held in the URL and the downloads", async ({ page }) => {
+  await page.goto("/?config=Summarize");
+  const row = bodyRows(board(page)).filter({ hasText: SYSTEM });
+  const perBug = row.locator("td").nth(3);
+  await expect(perBug).toContainText("87.5");
+  await expect(page.getByTestId("window-note")).toHaveCount(0);
+  await row.getByRole("link", { name: "after its cutoff" }).click();
+  await expect(page).toHaveURL(/[?&]bug_from=2023-04-01\b/);
+  await expect(page).toHaveURL(/[?&]config=Summarize\b/);
+  // inikit is left out, and with it the bug the late fixer skipped
+  await expect(page.getByTestId("window-note")).toContainText("Bugs dated 2023-04-01 to any date: the window keeps 4 of 5 chains (13 of 16 bugs)");
+  await expect(perBug).toContainText("100.0");
+  await expect(page.getByLabel("from", { exact: true })).toHaveValue("2023-04-01");
+  await shot(page, "after-cutoff");
+  await page.reload();
+  await expect(perBug).toContainText("100.0");
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV", exact: true }).click()]);
+  const lines = readFileSync((await csv.path())!, "utf8").trim().split("\n");
+  const chainsAt = lines[0]!.split(",").indexOf("chains");
+  expect(chainsAt).toBeGreaterThan(0);
+  expect(lines.slice(1).map((l) => l.split(",")[chainsAt])).toEqual(lines.slice(1).map(() => "4"));
+  const doc = (await (await page.request.get("/api/v1/leaderboard?config=Summarize&bug_from=2023-04-01")).json()) as { window: { chains: number; bugs: number }; rows: { per_bug: { value: number } }[] };
+  expect(doc.window).toMatchObject({ chains: 4, bugs: 13 });
+  expect(doc.rows[0]!.per_bug.value).toBe(100);
+  // an end date too, typed into the form; then back to every chain
+  await page.getByLabel("until", { exact: true }).fill("2023-09-30");
+  await page.getByLabel("until", { exact: true }).dispatchEvent("change");
+  await expect(page).toHaveURL(/[?&]bug_until=2023-09-30\b/);
+  await expect(page.getByTestId("window-note")).toContainText("keeps 2 of 5 chains (6 of 16 bugs)");
+  await page.getByRole("link", { name: "Every chain" }).click();
+  await expect(page.getByTestId("window-note")).toHaveCount(0);
+  await expect(perBug).toContainText("87.5");
+  // a window that keeps nothing says so; a bad day is refused by name
+  await page.goto("/?bug_from=2030-01-01");
+  await expect(page.getByTestId("leaderboard-empty")).toContainText("The bug-date window keeps no chain");
+  const bad = await page.request.get("/api/v1/leaderboard?bug_from=yesterday");
+  expect(bad.status()).toBe(400);
+  expect(((await bad.json()) as { field: string }).field).toBe("bug_from");
 });
 
 test("the paper's rows: off by default, shown as reported, never ranked with ours", async ({ page }) => {
