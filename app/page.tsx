@@ -11,7 +11,7 @@ import Link from "next/link";
 import { LeaderboardControls } from "@/components/leaderboard/LeaderboardControls";
 import { LeaderboardTable } from "@/components/leaderboard/LeaderboardTable";
 import { WindowNote } from "@/components/ui/WindowNote";
-import { completeRows, getLeaderboardValues } from "@/lib/leaderboard/data";
+import { completeHeadlines, getLeaderboardValues } from "@/lib/leaderboard/data";
 import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard/url";
 import { leaderboardPageView, shownRows } from "@/lib/leaderboard/view";
 import { PAPER_SOURCE, REPORTED_LABEL, reportedMainRows } from "@/lib/reference/paper";
@@ -24,9 +24,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function LeaderboardPage({ searchParams }: Props) {
   const { query: asked, problems } = parseViewQuery(leaderboardViewSchema, await searchParams);
   const board = await getLeaderboardValues({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked) });
-  // only the rows shown need their intervals (under a window, the bootstrap runs for them alone)
+  // only the rows shown need intervals, and only per-bug and chain ones (under a window, the bootstrap runs for them alone)
   const shown = shownRows(board.rows, { ...asked, version: board.version ?? asked.version }).groups.flatMap((g) => g.rows);
-  const complete = new Map((await completeRows(board, shown)).map((r) => [r.submissionId, r]));
+  const complete = new Map((await completeHeadlines(board, shown)).map((r) => [r.submissionId, r]));
   const view = leaderboardPageView(board, complete, asked, asked.paper ? reportedMainRows() : []);
   const { query } = view;
   const api = (format: "csv" | "json") => leaderboardHref(query, { all: false, format }, "/api/v1/leaderboard");

@@ -59,7 +59,7 @@ export {
   type ChainTotals,
   type ScoreOptions,
 } from "./score-run";
-export { bugWindowSchema, isWindowSet, bugDay, dayAfter, chainsInWindow, scoreRunsInWindow, valuesInWindow, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
+export { bugWindowSchema, isWindowSet, bugDay, dayAfter, chainsInWindow, scoreRunsInWindow, valuesInWindow, headlinesInWindow, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
 export { pairedComparison, type PairedOptions } from "./paired";
 export {
   MISSING,

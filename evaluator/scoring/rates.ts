@@ -145,8 +145,10 @@ function bitPlanes(values: readonly number[]): Uint8Array[] {
   return planes;
 }
 
-function weighted(sums: readonly Int32Array[], from: number, count: number, draws: number): Float64Array {
-  const out = new Float64Array(draws);
+/** Σ_k 2^k · sums[from + k], per draw, into `out` (reused across runs: fewer allocations). */
+function weighted(sums: readonly Int32Array[], from: number, count: number, out: Float64Array): Float64Array {
+  const draws = out.length;
+  out.fill(0);
   for (let k = 0; k < count; k++) {
     const s = sums[from + k]!;
     const weight = 2 ** k;
@@ -183,14 +185,16 @@ export function headlineRatesOf(sets: readonly (readonly ChainOutcome[])[], boot
   const vectors: ArrayLike<number>[] = [...lengthPlanes];
   for (const r of runs) vectors.push(r.solved, ...r.planes);
   const sums = drawSums(n, vectors, boot);
-  const bugs = weighted(sums, 0, lengthPlanes.length, boot.draws);
+  const bugs = weighted(sums, 0, lengthPlanes.length, new Float64Array(boot.draws));
   const totalBugs = sumOf(lengths);
   let at = lengthPlanes.length;
+  const resolvedBuffer = new Float64Array(boot.draws);
+  // the interval's selection reorders it: filled afresh for each run
+  const perBug = new Float64Array(boot.draws);
   return runs.map((r) => {
     const solved = sums[at]!;
-    const resolved = weighted(sums, at + 1, r.planes.length, boot.draws);
+    const resolved = weighted(sums, at + 1, r.planes.length, resolvedBuffer);
     at += 1 + r.planes.length;
-    const perBug = new Float64Array(boot.draws);
     for (let d = 0; d < boot.draws; d++) perBug[d] = (100 * resolved[d]!) / bugs[d]!;
     const solvedCount = r.solved.reduce((a, b) => a + b, 0);
     return {

@@ -6,7 +6,9 @@
  */
 import { z } from "zod";
 import { scoreChainRecords } from "./outcomes";
-import type { ChainRecord, RunScores } from "./schemas";
+import type { ChainRecord, Estimate, RunScores } from "./schemas";
+import { resolveBootstrap } from "./bootstrap";
+import { headlineRatesOf } from "./rates";
 import { scoreOutcomeSets, scoreValues, type RunValues, type ScoreOptions } from "./score-run";
 
 const day = z.iso.date({ error: "expected a day, YYYY-MM-DD" });
@@ -67,11 +69,19 @@ export function chainsInWindow(chains: readonly DatedChain[], w: BugWindow): Win
   return { inside, chains: inside.size, bugs, totalChains: chains.length, totalBugs, undated };
 }
 
+/** Records by chain id, made once per list (a leaderboard rescores the same lists under many windows). */
+const byIdCache = new WeakMap<readonly ChainRecord[], Map<string, ChainRecord>>();
+function recordsById(records: readonly ChainRecord[]): Map<string, ChainRecord> {
+  let m = byIdCache.get(records);
+  if (!m) byIdCache.set(records, (m = new Map(records.map((r) => [r.continuous_id, r]))));
+  return m;
+}
+
 type WindowRun = { run: { system: string; mode: RunScores["mode"] }; records: readonly ChainRecord[] };
 
 /** A run's outcomes on the kept chains, in the version's order; a chain it has no record of counts as not graded. */
 function keptOutcomes(chains: readonly DatedChain[], inside: ReadonlySet<string>, { run, records }: WindowRun, scoring: ScoreOptions["scoring"]) {
-  const byId = new Map(records.map((r) => [r.continuous_id, r]));
+  const byId = recordsById(records);
   const aligned = chains
     .filter((c) => inside.has(c.continuous_id))
     .map((c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null });
@@ -86,6 +96,19 @@ export function scoreRunsInWindow(chains: readonly DatedChain[], inside: Readonl
   return scoreOutcomeSets(
     runs.map((r) => ({ run: r.run, outcomes: keptOutcomes(chains, inside, r, opts.scoring) })),
     opts,
+  );
+}
+
+/** Per-bug % and chain % with their intervals over the chains a window keeps, for several runs at once: all a ranked table shows. */
+export function headlinesInWindow(
+  chains: readonly DatedChain[],
+  inside: ReadonlySet<string>,
+  runs: readonly WindowRun[],
+  opts: ScoreOptions = {},
+): { per_bug: Estimate; chain: Estimate }[] {
+  return headlineRatesOf(
+    runs.map((r) => keptOutcomes(chains, inside, r, opts.scoring)),
+    resolveBootstrap(opts),
   );
 }
 

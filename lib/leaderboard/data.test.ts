@@ -121,6 +121,9 @@ describe("getLeaderboard under a bug-date window (SPEC §7)", () => {
     expect(values.rows.map((r) => [r.submissionId, r.perBug.value, r.chain.value])).toEqual(full.rows.map((r) => [r.submissionId, r.perBug.value, r.chain.value]));
     expect("ci" in values.rows[0]!.perBug).toBe(false);
     const one = values.rows.at(-1)!;
+    const [headline] = await lb.completeHeadlines(values, [one]);
+    const expected = full.rows.find((r) => r.submissionId === one.submissionId)!;
+    expect([headline!.perBug, headline!.chain]).toEqual([expected.perBug, expected.chain]);
     const [completed] = await lb.completeRows(values, [one]);
     expect(completed).toEqual(full.rows.find((r) => r.submissionId === one.submissionId));
     // the stored board is complete already

@@ -18,6 +18,7 @@ import {
   bugWindowSchema,
   positionSetSchema,
   relativeChange,
+  headlinesInWindow,
   scoreRunsInWindow,
   scoringSchema,
   valuesInWindow,
@@ -114,8 +115,7 @@ export async function getLeaderboardValues(query: Partial<LeaderboardQuery> = {}
  * over the window's chains for just these rows, kept for the next request.
  */
 export async function completeRows(board: LeaderboardValues, rows: readonly LeaderboardValueRow[]): Promise<LeaderboardRow[]> {
-  const state = completions.get(board);
-  if (!state) throw new RangeError("completeRows takes a board from getLeaderboardValues");
+  const state = completionOf(board);
   const missing = rows.filter((r) => !state.done.has(r.submissionId));
   if (missing.length > 0) {
     const scored = await state.score(missing.map((r) => r.submissionId));
@@ -128,11 +128,44 @@ export async function completeRows(board: LeaderboardValues, rows: readonly Lead
   return rows.map((r) => state.done.get(r.submissionId)!);
 }
 
+/** A row as a ranked table shows it: values, and per-bug % and chain % with their intervals. */
+export type LeaderboardShownRow = LeaderboardValueRow & { perBug: Estimate; chain: Estimate };
+
+/** These rows with per-bug % and chain % complete (what the leaderboard page shows; per-position intervals are not computed). */
+export async function completeHeadlines(board: LeaderboardValues, rows: readonly LeaderboardValueRow[]): Promise<LeaderboardShownRow[]> {
+  const state = completionOf(board);
+  const missing = rows.filter((r) => !state.done.has(r.submissionId) && !state.headlines.has(r.submissionId));
+  if (missing.length > 0) {
+    const scored = await state.scoreHeadlines(missing.map((r) => r.submissionId));
+    for (const r of missing) {
+      const h = scored.get(r.submissionId);
+      if (!h) throw new RangeError(`no scores for submission ${r.submissionId}`);
+      state.headlines.set(r.submissionId, { ...r, perBug: h.per_bug, chain: h.chain });
+    }
+  }
+  return rows.map((r) => state.done.get(r.submissionId) ?? state.headlines.get(r.submissionId)!);
+}
+
+function completionOf(board: LeaderboardValues): Completion {
+  const state = completions.get(board);
+  if (!state) throw new RangeError("rows are completed on a board from getLeaderboardValues");
+  return state;
+}
+
 const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}`;
 
-type Completion = { done: Map<string, LeaderboardRow>; score: (ids: string[]) => Promise<Map<string, RunScores>> };
-/** Per values board: its completed rows and how to complete more. */
-const completions = new WeakMap<LeaderboardValues, Completion>();
+type Headline = { per_bug: Estimate; chain: Estimate };
+type Scorers = {
+  score: (ids: string[]) => Promise<Map<string, RunScores>>;
+  scoreHeadlines: (ids: string[]) => Promise<Map<string, Headline>>;
+};
+type Completion = Scorers & { done: Map<string, LeaderboardRow>; headlines: Map<string, LeaderboardShownRow> };
+/**
+ * Per values board: its completed rows and how to complete more. On globalThis
+ * with the boards: the page and the API route are separate bundles, each with
+ * its own copy of this module, and either may complete a board the other read.
+ */
+const completions: WeakMap<LeaderboardValues, Completion> = ((globalThis as { chainsweLeaderboardCompletions?: WeakMap<LeaderboardValues, Completion> }).chainsweLeaderboardCompletions ??= new WeakMap());
 
 type QueryCache<T> = { data: string | null; byQuery: Map<string, Promise<T>> };
 
@@ -198,7 +231,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
   const versions = await versionsNewestFirst();
   const version = q.version ?? versions[0] ?? null;
   const meta = { version, versions, scoring: q.scoring, positions: q.positions };
-  if (!version || !versions.includes(version)) return withCompletion({ ...meta, window: null, rows: [] }, async () => new Map());
+  if (!version || !versions.includes(version)) return withCompletion({ ...meta, window: null, rows: [] }, { score: async () => new Map(), scoreHeadlines: async () => new Map() });
   const window = await windowKeeps(version, q.window);
   const subs = await db.submission.findMany({
     where: { visibility: "public", status: "completed", datasetVersion: { version }, score: { isNot: null } },
@@ -251,11 +284,11 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     const oracle = r.mode === "oracle" ? undefined : oracleOf.get(r.system.id);
     if (oracle) r.vsOracle = { perBug: relativeChange(r.perBug.value, oracle.perBug.value), chain: relativeChange(r.chain.value, oracle.chain.value) };
   }
-  return withCompletion({ ...meta, window: window && windowSummary(q.window, window.keeps), rows }, scoring.complete);
+  return withCompletion({ ...meta, window: window && windowSummary(q.window, window.keeps), rows }, scoring.scorers);
 }
 
-function withCompletion(board: LeaderboardValues, score: Completion["score"]): LeaderboardValues {
-  completions.set(board, { done: new Map(), score });
+function withCompletion(board: LeaderboardValues, scorers: Scorers): LeaderboardValues {
+  completions.set(board, { ...scorers, done: new Map(), headlines: new Map() });
   return board;
 }
 
@@ -268,11 +301,7 @@ type RowToScore = { id: string; computedAt: Date; system: string; mode: Leaderbo
  * the chains inside, the bootstrap run for the rows asked for, together (they
  * share its resamples).
  */
-async function rowScoring(
-  subs: RowToScore[],
-  q: LeaderboardQuery,
-  window: Awaited<ReturnType<typeof windowKeeps>>,
-): Promise<{ values: Map<string, RunValues>; complete: Completion["score"] }> {
+async function rowScoring(subs: RowToScore[], q: LeaderboardQuery, window: Awaited<ReturnType<typeof windowKeeps>>): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
   const values = new Map<string, RunValues>();
   if (!window || window.keeps.chains === window.keeps.totalChains) {
     const scores = await storedScores(subs);
@@ -283,23 +312,22 @@ async function rowScoring(
       full.set(s.id, stored);
       values.set(s.id, { ...stored, per_bug: stored.per_bug.value, chain: stored.chain.value, per_position: stored.per_position });
     }
-    return { values, complete: async () => full };
+    return { values, scorers: { score: async () => full, scoreHeadlines: async () => full } };
   }
-  if (window.keeps.chains === 0) return { values, complete: async () => new Map() };
+  const none = { score: async () => new Map(), scoreHeadlines: async () => new Map() };
+  if (window.keeps.chains === 0) return { values, scorers: none };
   const records = await storedChainRecords(subs);
   const runs = new Map(subs.filter((s) => records.has(s.id)).map((s) => [s.id, { run: { system: s.system, mode: s.mode }, records: records.get(s.id)! }]));
   const opts = { scoring: q.scoring, positions: q.positions };
-  for (const [id, run] of runs) values.set(id, valuesInWindow(window.chains, window.keeps.inside, run, opts));
+  const { chains, keeps } = window;
+  for (const [id, run] of runs) values.set(id, valuesInWindow(chains, keeps.inside, run, opts));
+  // together: the rows asked for share the bootstrap's resamples
+  const byId = <T>(ids: string[], scored: T[]) => new Map(ids.map((id, i) => [id, scored[i]!]));
   return {
     values,
-    complete: async (ids) => {
-      const scored = scoreRunsInWindow(
-        window.chains,
-        window.keeps.inside,
-        ids.map((id) => runs.get(id)!),
-        opts,
-      );
-      return new Map(ids.map((id, i) => [id, scored[i]!]));
+    scorers: {
+      score: async (ids) => byId(ids, scoreRunsInWindow(chains, keeps.inside, ids.map((id) => runs.get(id)!), opts)),
+      scoreHeadlines: async (ids) => byId(ids, headlinesInWindow(chains, keeps.inside, ids.map((id) => runs.get(id)!), opts)),
     },
   };
 }

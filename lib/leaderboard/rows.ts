@@ -21,7 +21,7 @@ export type RankableRow = Pick<LeaderboardValueRow, "submissionId" | "mode" | "p
 export const finishedDay = (d: Date | null) => (d ? utcDay(d) : null);
 
 /** The columns naming a row's system and mode, as the table and the API print them. */
-export function systemColumns(r: LeaderboardRow): { model: string; system: string; team: string; scaffold: string; config: string; mode: Mode } {
+export function systemColumns(r: Pick<LeaderboardRow, "system" | "team" | "mode">): { model: string; system: string; team: string; scaffold: string; config: string; mode: Mode } {
   return { model: r.system.model, system: r.system.name, team: r.team.name, scaffold: r.system.scaffold, config: r.system.contextConfig, mode: r.mode };
 }
 

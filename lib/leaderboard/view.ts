@@ -7,7 +7,7 @@
  * which order, lib/leaderboard-rows.ts.
  */
 import { MODE_LABELS, formatCost, formatInterval, formatPercent, formatRelativeChange, formatTokens } from "@/evaluator/scoring/format";
-import type { Leaderboard, LeaderboardRow, LeaderboardValueRow } from "@/lib/leaderboard/data";
+import type { Leaderboard, LeaderboardShownRow, LeaderboardValueRow } from "@/lib/leaderboard/data";
 import { leaderboardHref, type LeaderboardView } from "@/lib/leaderboard/url";
 import type { WindowSummary } from "@/lib/leaderboard/window";
 import { dayAfter } from "@/evaluator/scoring/window";
@@ -50,7 +50,7 @@ export type DisplayGroup = { key: string | null; rows: DisplayRow[] };
 
 const change = (rel: number | null) => (rel === null ? null : formatRelativeChange(rel));
 
-export function displayRow(r: LeaderboardRow, q?: LeaderboardView): DisplayRow {
+export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): DisplayRow {
   const badges: Badge[] = [];
   if (r.system.openWeights) badges.push({ key: "open_weights", label: "open weights" });
   if (r.system.openScaffold) badges.push({ key: "open_scaffold", label: "open scaffold" });
@@ -70,7 +70,7 @@ export function displayRow(r: LeaderboardRow, q?: LeaderboardView): DisplayRow {
 }
 
 /** One click to the view over the bugs dated after this row's system's cutoff (SPEC §7), keeping every other choice. */
-function afterCutoffLink(r: LeaderboardRow, q: LeaderboardView | undefined): DisplayRow["afterCutoff"] {
+function afterCutoffLink(r: LeaderboardShownRow, q: LeaderboardView | undefined): DisplayRow["afterCutoff"] {
   const cutoff = knowledgeCutoff(r.system);
   if (!q || !cutoff) return null;
   return { day: cutoff, href: leaderboardHref(q, { bug_from: dayAfter(cutoff), bug_until: undefined, all: false }) };
@@ -162,7 +162,7 @@ export function shownRows<R extends RankableRow>(rows: readonly R[], q: Leaderbo
  */
 export function leaderboardPageView(
   board: Pick<Leaderboard, "version" | "versions"> & { rows: readonly LeaderboardValueRow[]; window?: WindowSummary | null },
-  complete: ReadonlyMap<string, LeaderboardRow>,
+  complete: ReadonlyMap<string, LeaderboardShownRow>,
   q: LeaderboardView,
   paper: readonly ReportedMainRow[],
 ): LeaderboardPageView {
