@@ -17,6 +17,16 @@ type Props = {
 };
 
 
+/** The model's dates (SPEC §7's window starts after them), both optional. */
+const DATE_FIELDS = [
+  { name: "releaseDate", label: "Release date", hint: "optional; the day the model was made public" },
+  {
+    name: "trainingCutoff",
+    label: "Training-data cutoff",
+    hint: "optional; the leaderboard offers a view of only the bugs dated after it (after the release date when this is empty)",
+  },
+] as const;
+
 /** Create or edit a system: what the leaderboard shows about it. */
 export function TeamSystemForm({ action, system, linksText, cancelHref, suggestions }: Props) {
   const [result, formAction, pending] = useActionState(action, IDLE);
@@ -45,24 +55,9 @@ export function TeamSystemForm({ action, system, linksText, cancelHref, suggesti
           <option key={s} value={s} />
         ))}
       </datalist>
-      <TextField
-        id={`${p}-release`}
-        label="Release date"
-        name="releaseDate"
-        type="date"
-        result={result}
-        defaultValue={system?.releaseDate ?? ""}
-        hint="optional; the day the model was made public"
-      />
-      <TextField
-        id={`${p}-cutoff`}
-        label="Training-data cutoff"
-        name="trainingCutoff"
-        type="date"
-        result={result}
-        defaultValue={system?.trainingCutoff ?? ""}
-        hint="optional; the leaderboard offers a view of only the bugs dated after it (after the release date when this is empty)"
-      />
+      {DATE_FIELDS.map((f) => (
+        <TextField key={f.name} id={`${p}-${f.name}`} label={f.label} name={f.name} type="date" result={result} defaultValue={system?.[f.name] ?? ""} hint={f.hint} />
+      ))}
       <div className="checks">
         <label>
           <input type="checkbox" name="openWeights" defaultChecked={checked("openWeights")} key={`w-${checked("openWeights")}`} /> Open weights

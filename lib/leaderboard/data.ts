@@ -33,6 +33,7 @@ import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
 import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
+import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
 
 export const leaderboardQuerySchema = z.object({
   /** a dataset version; default the newest */
@@ -334,29 +335,11 @@ async function rowScoring(subs: RowToScore[], q: LeaderboardQuery, window: Await
 
 // ---------------------------------------------------------------- parsed scores, kept between requests
 
-type CachedScores = { computedAt: number; scores: StoredScores };
 const CACHE_LIMIT = 50_000;
 /** Stored scores in memory, kept on globalThis so the page and the API route (separate bundles) share them. */
-const cache: Map<string, CachedScores> = ((globalThis as { chainsweLeaderboardScores?: Map<string, CachedScores> }).chainsweLeaderboardScores ??= new Map());
+const cache: ScoreCache<StoredScores> = ((globalThis as { chainsweLeaderboardScores?: ScoreCache<StoredScores> }).chainsweLeaderboardScores ??= new Map());
 
 /** The stored scores of these submissions as of their computedAt: from memory, or read and parsed once. */
 async function storedScores(subs: { id: string; computedAt: Date }[]): Promise<Map<string, StoredScores>> {
-  const out = new Map<string, StoredScores>();
-  const missing: string[] = [];
-  for (const s of subs) {
-    const hit = cache.get(s.id);
-    if (hit && hit.computedAt === s.computedAt.getTime()) out.set(s.id, hit.scores);
-    else missing.push(s.id);
-  }
-  if (cache.size + missing.length > CACHE_LIMIT) cache.clear();
-  // in chunks: SQLite limits the number of bound parameters per statement
-  for (let i = 0; i < missing.length; i += 500) {
-    const rows = await db.submissionScore.findMany({ where: { submissionId: { in: missing.slice(i, i + 500) } }, select: { submissionId: true, scores: true, computedAt: true } });
-    for (const r of rows) {
-      const scores = parseStoredScores(r.scores);
-      cache.set(r.submissionId, { computedAt: r.computedAt.getTime(), scores });
-      out.set(r.submissionId, scores);
-    }
-  }
-  return out;
+  return keptPerScore(cache, CACHE_LIMIT, subs, "scores", (_, text) => (text === null ? null : parseStoredScores(text)));
 }

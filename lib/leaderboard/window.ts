@@ -11,6 +11,7 @@ import { db } from "@/lib/db";
 import { columnJson } from "@/lib/schemas/columns";
 import { parseStoredChains, storedChainsSchema } from "@/lib/leaderboard/aggregates";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
+import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
 
 /** What a page and the API say of a window: its ends and what it keeps. */
 export type WindowSummary = {
@@ -29,11 +30,11 @@ export function windowSummary(w: BugWindow, keeps: WindowKeeps): WindowSummary {
 }
 
 type Cache<T> = Map<string, Promise<T>>;
-const store = globalThis as { chainsweDatedChains?: Cache<DatedChain[]>; chainsweChainRecords?: Map<string, { computedAt: number; records: ChainRecord[] }> };
+const store = globalThis as { chainsweDatedChains?: Cache<DatedChain[]>; chainsweChainRecords?: ScoreCache<ChainRecord[]> };
 /** By DatasetVersion id: a version's chains never change (a re-import is a new id). */
 const dated: Cache<DatedChain[]> = (store.chainsweDatedChains ??= new Map());
 /** By submission, as of its scores' computedAt (a recomputation is seen on the next request). */
-const records = (store.chainsweChainRecords ??= new Map());
+const records: ScoreCache<ChainRecord[]> = (store.chainsweChainRecords ??= new Map());
 const RECORDS_LIMIT = 5_000;
 
 /** The version's chains, in dataset order, each with its bugs' dates in order; null for an unknown version. */
@@ -69,30 +70,14 @@ export async function windowKeeps(version: string, w: BugWindow | undefined): Pr
  * before records were (an older release) gets them now, from its graded bugs.
  */
 export async function storedChainRecords(subs: readonly { id: string; computedAt: Date }[]): Promise<Map<string, ChainRecord[]>> {
-  const out = new Map<string, ChainRecord[]>();
-  const missing: string[] = [];
-  for (const s of subs) {
-    const hit = records.get(s.id);
-    if (hit && hit.computedAt === s.computedAt.getTime()) out.set(s.id, hit.records);
-    else missing.push(s.id);
-  }
-  if (records.size + missing.length > RECORDS_LIMIT) records.clear();
-  // in chunks: SQLite limits the number of bound parameters per statement
-  for (let i = 0; i < missing.length; i += 500) {
-    const rows = await db.submissionScore.findMany({ where: { submissionId: { in: missing.slice(i, i + 500) } }, select: { submissionId: true, chains: true, computedAt: true } });
-    for (const r of rows) {
-      let list = r.chains === null ? null : parseStoredChains(r.chains);
-      if (list === null) {
-        const run = await runResultsForSubmission(r.submissionId);
-        if (!run) continue;
-        list = chainRecords(run);
-        await db.submissionScore.update({ where: { submissionId: r.submissionId }, data: { chains: columnJson(storedChainsSchema, list) } });
-      }
-      records.set(r.submissionId, { computedAt: r.computedAt.getTime(), records: list });
-      out.set(r.submissionId, list);
-    }
-  }
-  return out;
+  return keptPerScore(records, RECORDS_LIMIT, subs, "chains", async (submissionId, text) => {
+    if (text !== null) return parseStoredChains(text);
+    const run = await runResultsForSubmission(submissionId);
+    if (!run) return null;
+    const list = chainRecords(run);
+    await db.submissionScore.update({ where: { submissionId }, data: { chains: columnJson(storedChainsSchema, list) } });
+    return list;
+  });
 }
 
 /** A window's facts as an export's metadata (JSON fields beside the rows). */
