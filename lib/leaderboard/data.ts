@@ -2,16 +2,20 @@
  * The leaderboard's rows (SPEC §4, §6): one per public system × mode
  * on a dataset version — the newest public completed submission of each —
  * read from the scores stored when evaluations completed (lib/leaderboard/aggregates.ts),
- * never recomputed per request. Filtering and sorting are the caller's (the
- * page and the JSON API share this function, lib/leaderboard/rows.ts); the
- * relative change against the same system's Oracle row is computed here, where
- * both rows are at hand.
+ * or, under a bug-date window (SPEC §7), rescored over the chains it keeps from
+ * each submission's stored chain records. Filtering and sorting are the
+ * caller's (the page and the JSON API share this module, lib/leaderboard/rows.ts);
+ * the relative change against the same system's Oracle row is computed here,
+ * where both rows are at hand.
  *
- * Speed: a request reads the rows' facts and each score's
- * computedAt only; the stored scores (a few KB of JSON per submission) are read
- * and parsed once per computation and kept in memory, keyed by submission and
- * computedAt, so a recomputation (or a re-run, which deletes the row) is seen
- * on the next request.
+ * Speed: a request reads the rows' facts and each score's computedAt only; the
+ * stored scores and chain records are read and parsed once and kept in memory
+ * by submission and computedAt (lib/leaderboard/score-cache.ts), so a
+ * recomputation (or a re-run, which deletes the row) is seen on the next
+ * request. A board is values first (getLeaderboardValues: cheap for every row,
+ * windowed or not); intervals are added for the rows a view shows
+ * (completeHeadlines, completeRows), the bootstrap under a window running for
+ * those rows only, and kept with the board.
  */
 import { z } from "zod";
 import {
