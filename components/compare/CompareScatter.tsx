@@ -1,5 +1,9 @@
 "use client";
-/** Cost per chain against per-bug %, every leaderboard row: colour and marker per mode, the two compared ringed and lettered. */
+/**
+ * Cost per chain against per-bug %, every leaderboard row: colour and marker per
+ * mode, the two compared ringed and lettered, the Pareto frontier drawn through
+ * the rows on it (cheapest first).
+ */
 import { CartesianGrid, Legend, ResponsiveContainer, Scatter, ScatterChart, Symbols, Tooltip, XAxis, YAxis } from "recharts";
 import { MODE_LABELS, formatCost, formatPercent } from "@/evaluator/scoring/format";
 import type { ScatterPoint } from "@/lib/compare/view";
@@ -15,6 +19,7 @@ export function CompareScatter({ title, points }: { title: string; points: Scatt
   const colours = useCssColours(VARS);
   if (!colours) return null;
   const modes = MODES.filter((m) => points.some((p) => p.mode === m));
+  const frontier = points.filter((p) => p.frontier).sort((a, b) => a.cost - b.cost || a.perBug - b.perBug);
   return (
     <ResponsiveContainer width="100%" height="100%">
       <ScatterChart margin={{ top: 8, right: 24, bottom: 28, left: 4 }} title={title}>
@@ -59,6 +64,17 @@ export function CompareScatter({ title, points }: { title: string; points: Scatt
             />
           );
         })}
+        {frontier.length > 0 && (
+          <Scatter
+            name="Pareto frontier"
+            data={frontier}
+            line={{ stroke: colours["--fg"], strokeDasharray: "5 3", strokeWidth: 1.5 }}
+            legendType="plainline"
+            fill={colours["--fg"]}
+            isAnimationActive={false}
+            shape={() => <g />}
+          />
+        )}
       </ScatterChart>
     </ResponsiveContainer>
   );

@@ -115,6 +115,7 @@ export function CompareChainTable({ view }: { view: CompareView }) {
 
 export function CompareSystemsTable({ view }: { view: CompareView }) {
   const picked = (id: string) => (id === view.a?.submissionId ? "A" : id === view.b?.submissionId ? "B" : "");
+  const onFrontier = new Set(view.scatter.points.filter((p) => p.frontier).map((p) => p.submissionId));
   type Row = CompareView["rows"][number];
   const columns: Column<Row>[] = [
     {
@@ -128,6 +129,7 @@ export function CompareSystemsTable({ view }: { view: CompareView }) {
     { header: "Mode", cell: (r) => <ChartModeKey mode={r.mode} /> },
     { header: "Cost per chain", numeric: true, cell: (r) => formatCost(r.costPerChain) },
     { header: "Per-bug %", numeric: true, cell: (r) => <EstimateText estimate={r.perBug} /> },
+    { header: "Pareto frontier", cell: (r) => (onFrontier.has(r.submissionId) ? <b>on it</b> : r.costPerChain === null ? "no cost" : "") },
     {
       header: "Compared",
       cell: (r) =>
@@ -147,7 +149,7 @@ export function CompareSystemsTable({ view }: { view: CompareView }) {
     <DataTable
       id="systems-table"
       className="sticky-first"
-      caption={`Every public system and mode: cost per chain and per-bug % (${view.query.scoring})`}
+      caption={`Every public system and mode: cost per chain, per-bug % (${view.query.scoring}) and the rows on the cost–score Pareto frontier`}
       columns={columns}
       rows={view.rows}
       rowKey={(r) => r.submissionId}

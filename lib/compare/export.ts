@@ -15,6 +15,7 @@ export function compareExport(q: z.infer<typeof compareExportQuerySchema>, view:
   const meta = { version: view.version, scoring: q.scoring, a: view.a?.submissionId ?? null, b: view.b?.submissionId ?? null };
   const name = `chainswe-compare-${q.table}-${view.version ?? "none"}-${q.scoring}`;
   if (q.table === "systems") {
+    const onFrontier = new Set(view.scatter.points.filter((p) => p.frontier).map((p) => p.submissionId));
     const columns: ExportColumn<LeaderboardRow>[] = [
       { label: "submission", value: (r) => r.submissionId },
       { label: "system", value: (r) => r.system.name },
@@ -26,6 +27,8 @@ export function compareExport(q: z.infer<typeof compareExportQuerySchema>, view:
       { label: "per_bug_pct", value: (r) => r.perBug.value },
       { label: "per_bug_ci_low", value: (r) => r.perBug.ci[0] },
       { label: "per_bug_ci_high", value: (r) => r.perBug.ci[1] },
+      // null without a cost: not plotted, so neither on nor off the frontier
+      { label: "on_pareto_frontier", value: (r) => (r.costPerChain === null ? null : onFrontier.has(r.submissionId)) },
       { label: "compared", value: (r) => (r.submissionId === view.a?.submissionId ? "A" : r.submissionId === view.b?.submissionId ? "B" : "") },
     ];
     return { table: exportTable(name, columns, view.rows), meta };

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { pairedComparison } from "@/evaluator/scoring";
 import { grades, makeRun } from "@/evaluator/scoring/test-fixtures";
 import type { Mode } from "@/lib/schemas/prediction";
-import { chainWinLoss, formatPoints, scatterPoints } from "@/lib/compare/view";
+import { chainWinLoss, formatPoints, paretoFrontier, scatterPoints } from "@/lib/compare/view";
 
 describe("chainWinLoss", () => {
   const chains: [string, number][] = [
@@ -43,10 +43,29 @@ describe("scatterPoints", () => {
     const row = (id: string, cost: number | null, mode: Mode = "seq") => ({ submissionId: id, system: { name: id }, mode, costPerChain: cost, perBug: { value: 40 } });
     const s = scatterPoints([row("x", 1.5), row("y", null), row("z", 2, "oracle")], { a: "z", b: "x" });
     expect(s.points).toEqual([
-      { submissionId: "x", label: "x (seq)", mode: "seq", cost: 1.5, perBug: 40, picked: "b" },
-      { submissionId: "z", label: "z (oracle)", mode: "oracle", cost: 2, perBug: 40, picked: "a" },
+      { submissionId: "x", label: "x (seq)", mode: "seq", cost: 1.5, perBug: 40, picked: "b", frontier: true },
+      // as good as x and dearer: dominated
+      { submissionId: "z", label: "z (oracle)", mode: "oracle", cost: 2, perBug: 40, picked: "a", frontier: false },
     ]);
     expect(s.withoutCost).toEqual(["y (seq)"]);
+  });
+});
+
+describe("paretoFrontier", () => {
+  const p = (submissionId: string, cost: number, perBug: number) => ({ submissionId, cost, perBug });
+  it("keeps each point no other is as cheap and as good as, and better at one", () => {
+    const points = [p("cheap-bad", 1, 10), p("mid", 2, 30), p("dear-worse", 3, 25), p("dear-best", 5, 60), p("same-cost-worse", 2, 20), p("free-worse", 1, 5)];
+    expect([...paretoFrontier(points)].sort()).toEqual(["cheap-bad", "dear-best", "mid"]);
+  });
+  it("keeps exact ties together, and a lone point", () => {
+    expect([...paretoFrontier([p("a", 2, 50), p("b", 2, 50), p("c", 2, 49)])].sort()).toEqual(["a", "b"]);
+    expect([...paretoFrontier([p("a", 0, 0)])]).toEqual(["a"]);
+    expect(paretoFrontier([]).size).toBe(0);
+  });
+  it("is order-free", () => {
+    const points = [p("x", 4, 70), p("y", 1, 20), p("z", 2, 20), p("w", 3, 71)];
+    expect([...paretoFrontier(points)].sort()).toEqual([...paretoFrontier([...points].reverse())].sort());
+    expect([...paretoFrontier(points)].sort()).toEqual(["w", "y"]);
   });
 });
 

@@ -68,9 +68,36 @@ export type ScatterSource = {
   perBug: { value: number };
 };
 
-export type ScatterPoint = { submissionId: string; label: string; mode: Mode; cost: number; perBug: number; picked: "a" | "b" | null };
+export type ScatterPoint = {
+  submissionId: string;
+  label: string;
+  mode: Mode;
+  cost: number;
+  perBug: number;
+  picked: "a" | "b" | null;
+  /** on the cost–score Pareto frontier of the plotted points: no other is as cheap and as good, and better at one */
+  frontier: boolean;
+};
 
-/** Rows with a cost become points (the two picked ones marked); rows without one are named so the page can say so. */
+/**
+ * The points no other point dominates (as cheap or cheaper and as good or
+ * better, strictly so in one): the best per-bug % each cost buys. Two points
+ * with the same cost and score are both on it.
+ */
+export function paretoFrontier<P extends { submissionId: string; cost: number; perBug: number }>(points: readonly P[]): Set<string> {
+  const byCost = [...points].sort((a, b) => a.cost - b.cost || b.perBug - a.perBug);
+  const on = new Set<string>();
+  let best: P | null = null;
+  for (const p of byCost) {
+    if (best === null || p.perBug > best.perBug || (p.perBug === best.perBug && p.cost === best.cost)) {
+      on.add(p.submissionId);
+      if (best === null || p.perBug > best.perBug) best = p;
+    }
+  }
+  return on;
+}
+
+/** Rows with a cost become points (the two picked ones and the Pareto frontier marked); rows without one are named so the page can say so. */
 export function scatterPoints(rows: readonly ScatterSource[], picked: { a?: string; b?: string }): { points: ScatterPoint[]; withoutCost: string[] } {
   const points: ScatterPoint[] = [];
   const withoutCost: string[] = [];
@@ -81,7 +108,9 @@ export function scatterPoints(rows: readonly ScatterSource[], picked: { a?: stri
       continue;
     }
     const mark = r.submissionId === picked.a ? "a" : r.submissionId === picked.b ? "b" : null;
-    points.push({ submissionId: r.submissionId, label, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark });
+    points.push({ submissionId: r.submissionId, label, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark, frontier: false });
   }
+  const frontier = paretoFrontier(points);
+  for (const p of points) p.frontier = frontier.has(p.submissionId);
   return { points, withoutCost };
 }

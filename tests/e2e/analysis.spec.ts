@@ -172,7 +172,7 @@ test("a bug-date window narrows the per-position and chain-error views, says wha
   await expect(page.getByTestId("window-note")).toHaveCount(0);
 });
 
-test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/loss per chain, cost-score scatter", async ({ page }) => {
+test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/loss per chain, cost-score scatter with its Pareto frontier", async ({ page }) => {
   await page.goto("/compare");
   await expect(page.getByRole("heading", { name: "Compare two systems" })).toBeVisible();
   // before picking: the scatter of every system with its table
@@ -199,8 +199,19 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
 
   const scatter = page.getByTestId("chart");
   await expectChart(scatter, /Cost per chain against per-bug %/, "systems-table");
-  await expect(scatter.locator(".recharts-scatter")).toHaveCount(2);
-  await expect(scatter.locator(".recharts-legend-item-text")).toHaveText(["Oracle", "Seq"]);
+  // Oracle, Seq and the Pareto frontier's line
+  await expect(scatter.locator(".recharts-scatter")).toHaveCount(3);
+  await expect(scatter.locator(".recharts-legend-item-text")).toHaveText(["Oracle", "Seq", "Pareto frontier"]);
+  await expect(scatter.locator(".recharts-scatter-line")).toHaveCount(1);
+  // the rows the table marks are exactly those no other row beats on both cost and per-bug %
+  const systems = (await (await page.request.get("/api/v1/compare?table=systems")).json()) as { rows: { submission: string; cost_per_chain_usd: number | null; per_bug_pct: number; on_pareto_frontier: boolean | null }[] };
+  const costed = systems.rows.filter((r) => r.cost_per_chain_usd !== null);
+  expect(costed.length).toBeGreaterThan(1);
+  for (const r of costed) {
+    const beaten = costed.some((o) => o.cost_per_chain_usd! <= r.cost_per_chain_usd! && o.per_bug_pct >= r.per_bug_pct && (o.cost_per_chain_usd! < r.cost_per_chain_usd! || o.per_bug_pct > r.per_bug_pct));
+    expect(r.on_pareto_frontier, r.submission).toBe(!beaten);
+  }
+  await expect(page.locator("table#systems-table tbody tr").filter({ hasText: "on it" })).toHaveCount(costed.filter((r) => r.on_pareto_frontier).length);
   await expect(page.locator("table#systems-table tbody tr").filter({ hasText: "demo-breaker" }).filter({ hasText: "Seq" }).locator("td").last()).toHaveText("B");
   await shot(page, "compare");
 
