@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { scoringSchema } from "@/evaluator/scoring/schemas";
-import type { BugWindow } from "@/evaluator/scoring/window";
+import { bugWindowSchema, type BugWindow } from "@/evaluator/scoring/window";
 import { FieldError } from "@/lib/errors";
 
 /** URL search params (an API route) or a page's searchParams. */
@@ -40,8 +40,8 @@ export const versionParam = single(text.optional());
 export const scoringParam = single(scoringSchema.default("strict"));
 /** The bug-date window (SPEC §7): chains whose bugs are all dated on or after `bug_from` and on or before `bug_until` (UTC days). */
 export const bugWindowParams = {
-  bug_from: single(z.iso.date({ error: "expected a day, YYYY-MM-DD" }).optional()),
-  bug_until: single(z.iso.date({ error: "expected a day, YYYY-MM-DD" }).optional()),
+  bug_from: single(bugWindowSchema.shape.from),
+  bug_until: single(bugWindowSchema.shape.until),
 };
 export const bugWindowOf = (q: { bug_from?: string; bug_until?: string }): BugWindow => ({
   ...(q.bug_from ? { from: q.bug_from } : {}),

@@ -52,14 +52,13 @@ export {
   scoreValues,
   type RunValues,
   headlineRates,
-  positionRates,
   chainTotals,
   perBugPercent,
   allIndices,
   type ChainTotals,
   type ScoreOptions,
 } from "./score-run";
-export { bugWindowSchema, isWindowSet, bugDay, dayAfter, chainsInWindow, scoreRunsInWindow, valuesInWindow, headlinesInWindow, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
+export { bugWindowSchema, daySchema, isWindowSet, bugDay, dayAfter, chainsInWindow, scoreRunsInWindow, valuesInWindow, headlinesInWindow, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
 export { pairedComparison, type PairedOptions } from "./paired";
 export {
   MISSING,

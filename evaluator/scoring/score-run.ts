@@ -59,11 +59,6 @@ export function headlineRates(outcomes: readonly ChainOutcome[], boot: Bootstrap
   return headlineRatesOf([outcomes], boot)[0]!;
 }
 
-/** Resolution rate at each position 1..max of the position set. */
-export function positionRates(outcomes: readonly ChainOutcome[], positions: PositionSet, boot: BootstrapOptions): PositionRate[] {
-  return positionRatesOf([outcomes], positions, boot)[0]!;
-}
-
 function meanOrNull(values: (number | null)[]): number | null {
   const present = values.filter((v): v is number => v !== null);
   return present.length === 0 ? null : present.reduce((a, b) => a + b, 0) / present.length;

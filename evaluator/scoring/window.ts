@@ -11,10 +11,11 @@ import { resolveBootstrap } from "./bootstrap";
 import { headlineRatesOf } from "./rates";
 import { scoreOutcomeSets, scoreValues, type RunValues, type ScoreOptions } from "./score-run";
 
-const day = z.iso.date({ error: "expected a day, YYYY-MM-DD" });
+/** A UTC day, YYYY-MM-DD: a window's bound, a model's release or cutoff. */
+export const daySchema = z.iso.date({ error: "expected a day, YYYY-MM-DD" });
 
 /** A window on bug dates; either end may be open; one that ends before it starts keeps no chain. */
-export const bugWindowSchema = z.object({ from: day.optional(), until: day.optional() });
+export const bugWindowSchema = z.object({ from: daySchema.optional(), until: daySchema.optional() });
 export type BugWindow = z.infer<typeof bugWindowSchema>;
 
 export const isWindowSet = (w: BugWindow | undefined): w is BugWindow => Boolean(w?.from || w?.until);
@@ -77,14 +78,22 @@ function recordsById(records: readonly ChainRecord[]): Map<string, ChainRecord> 
   return m;
 }
 
+/** The chains inside, in the version's order: worked out once per window, not once per run. */
+const keptCache = new WeakMap<ReadonlySet<string>, { chains: readonly DatedChain[]; kept: DatedChain[] }>();
+function keptChains(chains: readonly DatedChain[], inside: ReadonlySet<string>): DatedChain[] {
+  const hit = keptCache.get(inside);
+  if (hit && hit.chains === chains) return hit.kept;
+  const kept = chains.filter((c) => inside.has(c.continuous_id));
+  keptCache.set(inside, { chains, kept });
+  return kept;
+}
+
 type WindowRun = { run: { system: string; mode: RunScores["mode"] }; records: readonly ChainRecord[] };
 
 /** A run's outcomes on the kept chains, in the version's order; a chain it has no record of counts as not graded. */
 function keptOutcomes(chains: readonly DatedChain[], inside: ReadonlySet<string>, { run, records }: WindowRun, scoring: ScoreOptions["scoring"]) {
   const byId = recordsById(records);
-  const aligned = chains
-    .filter((c) => inside.has(c.continuous_id))
-    .map((c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null });
+  const aligned = keptChains(chains, inside).map((c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null });
   return scoreChainRecords(aligned, scoring ?? "strict", run.mode);
 }
 

@@ -102,8 +102,9 @@ export type Leaderboard = {
  */
 export async function getLeaderboard(query: Partial<LeaderboardQuery> = {}): Promise<Leaderboard> {
   const q = leaderboardQuerySchema.parse(query);
-  return cached(boards, await leaderboardDataVersion(), queryKey(q), async () => {
-    const values = await valuesBoard(q);
+  const data = await leaderboardDataVersion();
+  return cached(boards, data, queryKey(q), async () => {
+    const values = await valuesBoard(q, data);
     const { rows: _, ...meta } = values;
     return { ...meta, rows: await completeRows(values, values.rows) };
   });
@@ -190,8 +191,9 @@ function cached<T>(cache: QueryCache<T>, data: string, key: string, compute: () 
   return value;
 }
 
-async function valuesBoard(q: LeaderboardQuery): Promise<LeaderboardValues> {
-  return cached(valueBoards, await leaderboardDataVersion(), queryKey(q), () => readLeaderboard(q));
+/** `data`: the fingerprint already read by the caller, if any (one query per request). */
+async function valuesBoard(q: LeaderboardQuery, data?: string): Promise<LeaderboardValues> {
+  return cached(valueBoards, data ?? (await leaderboardDataVersion()), queryKey(q), () => readLeaderboard(q));
 }
 
 /**

@@ -6,6 +6,7 @@
  * viewer themselves.
  */
 import { z } from "zod";
+import { daySchema } from "@/evaluator/scoring/window";
 import { canActForTeam } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { FieldError, NotFoundError, UnauthorizedError, ForbiddenError } from "@/lib/errors";
@@ -81,7 +82,7 @@ export async function systemsForTeams(teamIds: string[]): Promise<SystemChoice[]
 /** The paper's context configurations, offered as suggestions; any text is accepted. */
 export const CONTEXT_CONFIG_SUGGESTIONS = ["Baseline", "Summarize", "Sub-Agent"] as const;
 
-const optionalDay = z.preprocess((v) => (v === "" ? null : v), z.iso.date({ error: "expected a day, YYYY-MM-DD" }).nullable().default(null));
+const optionalDay = z.preprocess((v) => (v === "" ? null : v), daySchema.nullable().default(null));
 
 const text = (max: number) => z.string().trim().min(1, "required").max(max, `at most ${max} characters`);
 
