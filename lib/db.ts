@@ -9,7 +9,7 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "@/env";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-pg/client";
 import { dbEngine } from "./db-schema";
 import { ensureDatabaseDir } from "./db-url";
@@ -29,3 +29,8 @@ const globalForDb = globalThis as typeof globalThis & { chainsweDb?: Db };
 
 export const db: Db = globalForDb.chainsweDb ?? createDb(env().DATABASE_URL);
 globalForDb.chainsweDb = db;
+
+/** A write refused by a unique index (Prisma's P2002): a name taken, or a race lost to another writer. */
+export function isUniqueViolation(e: unknown): boolean {
+  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
+}

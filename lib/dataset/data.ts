@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/lib/dataset/stats";
-import { db } from "@/lib/db";
+import { db, isUniqueViolation } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Bug as BugRow, Chain as ChainRow } from "@/lib/generated/prisma/client";
 import { chainSchema, type Bug, type Chain } from "@/lib/schemas/dataset";
@@ -79,9 +79,6 @@ function chainRow(chain: Chain): Prisma.ChainCreateWithoutDatasetVersionInput {
   };
 }
 
-function isUniqueViolation(e: unknown): boolean {
-  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
-}
 
 function versionExists(version: string): DatasetImportError {
   return new DatasetImportError(`dataset version ${version} already exists; import under a new version`);

@@ -13,10 +13,10 @@
  */
 import { z } from "zod";
 import { isTeamAdmin, isTeamMember } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db, isUniqueViolation } from "@/lib/db";
 import { FieldError, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { teamRoleSchema, type TeamRole } from "@/lib/schemas/columns";
-import { isUniqueViolation, systemRowSelect, teamSlug, toSystemRow, type SystemRow } from "@/lib/teams/systems";
+import { systemRowSelect, teamSlug, toSystemRow, type SystemRow } from "@/lib/teams/systems";
 import { sentInvitations, type SentInvitation } from "@/lib/teams/invitations";
 import type { Viewer } from "@/lib/accounts/users";
 

@@ -12,10 +12,9 @@
  */
 import { z } from "zod";
 import { isTeamAdmin } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db, isUniqueViolation } from "@/lib/db";
 import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { teamRoleSchema, type TeamRole } from "@/lib/schemas/columns";
-import { isUniqueViolation } from "@/lib/teams/systems";
 import { usernameSchema, type Viewer } from "@/lib/accounts/users";
 
 export const INVITATION_DAYS = 14;

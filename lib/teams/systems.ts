@@ -8,9 +8,8 @@
 import { z } from "zod";
 import { daySchema } from "@/evaluator/scoring/window";
 import { canActForTeam } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db, isUniqueViolation } from "@/lib/db";
 import { FieldError, NotFoundError, UnauthorizedError, ForbiddenError } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { columnJson, parseColumn, systemLinksSchema, type SystemLinks } from "@/lib/schemas/columns";
 import type { Viewer } from "@/lib/accounts/users";
 
@@ -30,9 +29,6 @@ export function teamSlug(name: string): string {
   return slug || "team";
 }
 
-export function isUniqueViolation(e: unknown): boolean {
-  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
-}
 
 /** The id of the named system of the named team, both created when missing. */
 export async function ensureSystem(ref: SystemRef): Promise<string> {
