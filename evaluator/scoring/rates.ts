@@ -122,8 +122,8 @@ function intervalOf(values: Float64Array): Interval {
   return [percentileBy(values.length, TAIL, nth), percentileBy(values.length, 1 - TAIL, nth)];
 }
 
-/** The interval of (100 · k) / n over the draws' numerators k ∈ [0, n]: order statistics read off their counts. */
-function fixedDenominatorInterval(numerators: Int32Array, n: number): Interval {
+/** The interval of (100 · k) / n over the draws' numerators k ∈ [0, n] (integers): order statistics read off their counts. */
+function fixedDenominatorInterval(numerators: ArrayLike<number>, n: number): Interval {
   const hist = new Int32Array(n + 1);
   for (let d = 0; d < numerators.length; d++) hist[numerators[d]!]!++;
   const nth = (k: number) => {
@@ -159,96 +159,145 @@ function weighted(sums: readonly Int32Array[], from: number, count: number, out:
 
 const sumOf = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
-/** Every set must list the same chains (ids and lengths, in order): they share the resamples. */
-function assertSameChains(sets: readonly (readonly ChainOutcome[])[]): void {
-  const [first] = sets;
-  for (const set of sets) {
-    if (set.length !== first!.length || set.some((o, i) => o.continuous_id !== first![i]!.continuous_id || o.length !== first![i]!.length)) {
-      throw new RangeError("runs scored together must cover the same chains in the same order");
+/**
+ * One row's runs over the same chains (SPEC §7 "Repeated runs"), run 1..k; a
+ * single run is a group of one. Its rates are means over the runs, and a
+ * resample draws a chain with all k of its runs.
+ */
+export type RunGroup = readonly (readonly ChainOutcome[])[];
+
+/** Every run of every group must list the same chains (ids and lengths, in order): they share the resamples. */
+function assertSameChains(groups: readonly RunGroup[]): void {
+  const first = groups[0]?.[0];
+  for (const group of groups) {
+    if (group.length === 0) throw new RangeError("a run group has no runs");
+    for (const set of group) {
+      if (set.length !== first!.length || set.some((o, i) => o.continuous_id !== first![i]!.continuous_id || o.length !== first![i]!.length)) {
+        throw new RangeError("runs scored together must cover the same chains in the same order");
+      }
     }
   }
 }
 
-/** Per-bug % and chain % with intervals, for each set of chain outcomes (one resample set for all). */
-export function headlineRatesOf(sets: readonly (readonly ChainOutcome[])[], boot: BootstrapOptions): { per_bug: Estimate; chain: Estimate }[] {
-  if (sets.length === 0) return [];
-  assertSameChains(sets);
-  const chains = sets[0]!;
+/** Per chain, summed over a group's runs: resolved bugs, runs that solved it; and whether every run did. */
+export function groupTotals(group: RunGroup): { k: number; resolved: number[]; solved: number[]; passed: Uint8Array } {
+  const n = group[0]!.length;
+  const resolved = new Array<number>(n).fill(0);
+  const solved = new Array<number>(n).fill(0);
+  for (const run of group) {
+    run.forEach((o, i) => {
+      resolved[i]! += o.resolved.filter(Boolean).length;
+      if (o.resolved.every(Boolean)) solved[i]!++;
+    });
+  }
+  return { k: group.length, resolved, solved, passed: Uint8Array.from(solved, (s) => (s === group.length ? 1 : 0)) };
+}
+
+/** A group's headline rates: per-bug % and chain % (means over its runs), and chain pass^k. */
+export type HeadlineRates = { per_bug: Estimate; chain: Estimate; pass_k: Estimate };
+
+/**
+ * Per-bug % and chain % with intervals, and chain pass^k (the share of chains
+ * every run solved; the chain % itself for one run), for each group of runs
+ * (one resample set for all).
+ */
+export function headlineRatesOf(groups: readonly RunGroup[], boot: BootstrapOptions): HeadlineRates[] {
+  if (groups.length === 0) return [];
+  assertSameChains(groups);
+  const chains = groups[0]![0]!;
   const n = chains.length;
   const lengths = chains.map((o) => o.length);
   const lengthPlanes = bitPlanes(lengths);
-  const runs = sets.map((set) => {
-    const resolved = set.map((o) => o.resolved.filter(Boolean).length);
-    return { resolved, planes: bitPlanes(resolved), solved: Uint8Array.from(set, (o) => (o.resolved.every(Boolean) ? 1 : 0)) };
+  const rows = groups.map((group) => {
+    const t = groupTotals(group);
+    return { ...t, resolvedPlanes: bitPlanes(t.resolved), solvedPlanes: bitPlanes(t.solved) };
   });
-  // one call: [length planes, then per run: solved, its resolved planes]
+  // one call: [length planes, then per group: its solved planes, its resolved planes, and (k > 1) its passed vector]
   const vectors: ArrayLike<number>[] = [...lengthPlanes];
-  for (const r of runs) vectors.push(r.solved, ...r.planes);
+  for (const r of rows) vectors.push(...r.solvedPlanes, ...r.resolvedPlanes, ...(r.k > 1 ? [r.passed] : []));
   const sums = drawSums(n, vectors, boot);
   const bugs = weighted(sums, 0, lengthPlanes.length, new Float64Array(boot.draws));
   const totalBugs = sumOf(lengths);
   let at = lengthPlanes.length;
   const resolvedBuffer = new Float64Array(boot.draws);
-  // the interval's selection reorders it: filled afresh for each run
+  const solvedBuffer = new Float64Array(boot.draws);
+  // the interval's selection reorders it: filled afresh for each group
   const perBug = new Float64Array(boot.draws);
-  return runs.map((r) => {
-    const solved = sums[at]!;
-    const resolved = weighted(sums, at + 1, r.planes.length, resolvedBuffer);
-    at += 1 + r.planes.length;
-    for (let d = 0; d < boot.draws; d++) perBug[d] = (100 * resolved[d]!) / bugs[d]!;
-    const solvedCount = r.solved.reduce((a, b) => a + b, 0);
-    return {
-      per_bug: { value: (100 * sumOf(r.resolved)) / totalBugs, ci: intervalOf(perBug) },
-      chain: { value: (100 * solvedCount) / n, ci: fixedDenominatorInterval(solved, n) },
-    };
+  return rows.map((r) => {
+    const solved = weighted(sums, at, r.solvedPlanes.length, solvedBuffer);
+    at += r.solvedPlanes.length;
+    const resolved = weighted(sums, at, r.resolvedPlanes.length, resolvedBuffer);
+    at += r.resolvedPlanes.length;
+    for (let d = 0; d < boot.draws; d++) perBug[d] = (100 * resolved[d]!) / (r.k * bugs[d]!);
+    const chain = { value: (100 * sumOf(r.solved)) / (r.k * n), ci: fixedDenominatorInterval(solved, r.k * n) };
+    let passK = chain;
+    if (r.k > 1) {
+      const passed = r.passed.reduce((a, b) => a + b, 0);
+      passK = { value: (100 * passed) / n, ci: fixedDenominatorInterval(sums[at]!, n) };
+      at += 1;
+    }
+    return { per_bug: { value: (100 * sumOf(r.resolved)) / (r.k * totalBugs), ci: intervalOf(perBug) }, chain, pass_k: passK };
   });
 }
 
 /** The chains a position set covers: the length-3 chains (the paper's Tables 3–4) or all. */
 export const positionPool = (set: readonly ChainOutcome[], positions: PositionSet): readonly ChainOutcome[] => (positions === "length3" ? set.filter((o) => o.length === 3) : set);
 
-/** The resolution rate at each position of the position set, without intervals. */
-export function positionValues(set: readonly ChainOutcome[], positions: PositionSet): Omit<PositionRate, "ci">[] {
-  const pool = positionPool(set, positions);
-  const maxLength = Math.max(0, ...pool.map((o) => o.length));
+/** Per position of a group's position set: the chains with a bug there, and per chain the runs that resolved it. */
+function positionColumns(group: RunGroup, positions: PositionSet): { position: number; resolvedRuns: number[] }[] {
+  const pools = group.map((run) => positionPool(run, positions));
+  const maxLength = Math.max(0, ...pools[0]!.map((o) => o.length));
   return Array.from({ length: maxLength }, (_, i) => {
-    const at = pool.filter((o) => o.length > i);
-    return { position: i + 1, value: (100 * at.filter((o) => o.resolved[i]).length) / at.length, n: at.length };
+    const resolvedRuns = new Array<number>(pools[0]!.filter((o) => o.length > i).length).fill(0);
+    for (const pool of pools) {
+      let c = 0;
+      for (const o of pool) if (o.length > i) resolvedRuns[c++]! += o.resolved[i] ? 1 : 0;
+    }
+    return { position: i + 1, resolvedRuns };
   });
 }
 
+/** The resolution rate at each position of the position set (the mean over a group's runs), without intervals. */
+export function positionValues(group: RunGroup, positions: PositionSet): Omit<PositionRate, "ci">[] {
+  return positionColumns(group, positions).map(({ position, resolvedRuns: col }) => ({ position, value: (100 * sumOf(col)) / (group.length * col.length), n: col.length }));
+}
+
 /**
- * Resolution rate at each position 1..max of the position set, for each set:
- * the rate at p is resolved-at-p over the set's chains with a bug at p, and its
- * interval resamples exactly those chains.
+ * Resolution rate at each position 1..max of the position set, for each group
+ * (the mean over its runs): the rate at p is resolved-at-p over the set's
+ * chains with a bug at p, and its interval resamples exactly those chains,
+ * each with all of the group's runs.
  */
-export function positionRatesOf(sets: readonly (readonly ChainOutcome[])[], positions: PositionSet, boot: BootstrapOptions): PositionRate[][] {
-  if (sets.length === 0) return [];
-  assertSameChains(sets);
-  const pools = sets.map((set) => positionPool(set, positions));
-  const pool = pools[0]!;
-  const maxLength = Math.max(0, ...pool.map((o) => o.length));
+export function positionRatesOf(groups: readonly RunGroup[], positions: PositionSet, boot: BootstrapOptions): PositionRate[][] {
+  if (groups.length === 0) return [];
+  assertSameChains(groups);
+  const columns = groups.map((group) => positionColumns(group, positions));
+  const maxLength = columns[0]!.length;
   // populations are nested (length ≥ p), so equal sizes mean the same chains: one resample set, one call, each
   const bySize = new Map<number, number[]>();
   for (let p = 1; p <= maxLength; p++) {
-    const n = pool.filter((o) => o.length >= p).length;
+    const n = columns[0]![p - 1]!.resolvedRuns.length;
     bySize.set(n, [...(bySize.get(n) ?? []), p]);
   }
   const rates = new Map<number, PositionRate[]>();
   for (const [n, ps] of bySize) {
-    // columns[k·sets + j]: set j's 0/1 column at position ps[k]
-    const columns = ps.flatMap((p) => pools.map((set) => Uint8Array.from(set.filter((o) => o.length >= p), (o) => (o.resolved[p - 1] ? 1 : 0))));
-    const sums = drawSums(n, columns, boot);
+    // each (position, group) column as bit planes, all in one call
+    const planes = ps.flatMap((p) => columns.map((cols) => bitPlanes(cols[p - 1]!.resolvedRuns)));
+    const sums = drawSums(n, planes.flat(), boot);
+    const buffer = new Float64Array(boot.draws);
+    let at = 0;
     ps.forEach((p, k) => {
       rates.set(
         p,
-        pools.map((_, j) => {
-          const col = columns[k * pools.length + j]!;
-          return { position: p, value: (100 * col.reduce((a, b) => a + b, 0)) / n, ci: fixedDenominatorInterval(sums[k * pools.length + j]!, n), n };
+        groups.map((group, j) => {
+          const count = planes[k * groups.length + j]!.length;
+          const numerators = weighted(sums, at, count, buffer);
+          at += count;
+          const col = columns[j]![p - 1]!.resolvedRuns;
+          return { position: p, value: (100 * sumOf(col)) / (group.length * n), ci: fixedDenominatorInterval(numerators, group.length * n), n };
         }),
       );
     });
   }
-  return sets.map((_, j) => Array.from({ length: maxLength }, (_, i) => rates.get(i + 1)![j]!));
+  return groups.map((_, j) => Array.from({ length: maxLength }, (_, i) => rates.get(i + 1)![j]!));
 }
-

@@ -42,6 +42,25 @@ export const bootstrapInfoSchema = z.object({
 
 const count = z.number().int().nonnegative();
 
+/** The lowest and highest of a rate over a row's runs. */
+export const spanSchema = z.object({ min: z.number(), max: z.number() });
+
+/**
+ * A row of k ≥ 2 runs (SPEC §7 "Repeated runs"): its rates are means over the
+ * runs; this is how they spread, and chain pass^k.
+ */
+export const runSpreadSchema = z.object({
+  k: z.number().int().min(2),
+  per_bug: spanSchema,
+  chain: spanSchema,
+  /** share of chains every run solved (a solved chain is the same under strict and lenient scoring), with its interval */
+  pass_k: estimateSchema,
+  per_position: z.array(spanSchema.extend({ position: z.number().int().positive() })),
+  /** each run's own per-bug % and chain %, run 1..k */
+  by_run: z.array(z.object({ per_bug: z.number(), chain: z.number() })),
+});
+export type RunSpread = z.infer<typeof runSpreadSchema>;
+
 export const runScoresSchema = z.object({
   system: z.string(),
   mode: modeSchema,
@@ -64,6 +83,8 @@ export const runScoresSchema = z.object({
     chains_resolved: count,
   }),
   bootstrap: bootstrapInfoSchema,
+  /** only for a row of several runs: counts then sum over its runs (graded, resolved, chains_resolved) */
+  runs: runSpreadSchema.optional(),
 });
 export type RunScores = z.infer<typeof runScoresSchema>;
 

@@ -8,7 +8,7 @@
  */
 import type { Mode } from "@/lib/schemas/prediction";
 import { resolveBootstrap, type BootstrapOptions, type Indices } from "./bootstrap";
-import { headlineRatesOf, positionRatesOf, positionValues } from "./rates";
+import { groupTotals, headlineRatesOf, positionRatesOf, positionValues, type RunGroup } from "./rates";
 import {
   chainOutcomes,
   countResolved,
@@ -18,7 +18,7 @@ import {
   type RunResults,
   type Scoring,
 } from "./outcomes";
-import type { Estimate, PositionRate, RunScores } from "./schemas";
+import type { Estimate, PositionRate, RunScores, RunSpread } from "./schemas";
 
 export type ScoreOptions = {
   /** Seq/Seq+Mem scoring; Oracle ignores it. Default strict (the paper's Table 2). */
@@ -56,7 +56,8 @@ export const allIndices = (n: number): number[] => Array.from({ length: n }, (_,
 
 /** Per-bug % and chain % with intervals (one resample set for both). */
 export function headlineRates(outcomes: readonly ChainOutcome[], boot: BootstrapOptions): { per_bug: Estimate; chain: Estimate } {
-  return headlineRatesOf([outcomes], boot)[0]!;
+  const { per_bug, chain } = headlineRatesOf([[outcomes]], boot)[0]!;
+  return { per_bug, chain };
 }
 
 function meanOrNull(values: (number | null)[]): number | null {
@@ -70,66 +71,92 @@ export function scoreRun(run: RunResults, opts: ScoreOptions = {}): RunScores {
   return scoreOutcomes(chainOutcomes(run, scoring), { system: run.summary.system, mode: run.summary.mode }, opts);
 }
 
+
 /**
  * Every SPEC §4 score of a run's chain outcomes (scored with `opts.scoring`):
  * the whole dataset, or the chains a bug-date window keeps (SPEC §7). Throws
  * when there are no chains.
  */
 export function scoreOutcomes(outcomes: readonly ChainOutcome[], run: RunName, opts: ScoreOptions = {}): RunScores {
-  return scoreOutcomeSets([{ outcomes, run }], opts)[0]!;
+  return scoreOutcomeSets([{ runs: [outcomes], run }], opts)[0]!;
 }
 
 type RunName = { system: string; mode: Mode };
 
-/** A run's scores without their intervals: what sorting, filtering and averaging read; cheap enough for every row of a window. */
-export type RunValues = Omit<RunScores, "per_bug" | "chain" | "per_position" | "bootstrap"> & {
+/** A row's scores without their intervals: what sorting, filtering and averaging read; cheap enough for every row of a window. */
+export type RunValues = Omit<RunScores, "per_bug" | "chain" | "per_position" | "bootstrap" | "runs"> & {
   per_bug: number;
   chain: number;
   per_position: Omit<PositionRate, "ci">[];
+  runs?: Omit<RunSpread, "pass_k"> & { pass_k: number };
 };
 
 /** scoreOutcomes without the bootstrap: the same values, no intervals. */
 export function scoreValues(outcomes: readonly ChainOutcome[], run: RunName, opts: Pick<ScoreOptions, "scoring" | "positions"> = {}): RunValues {
+  return scoreGroupValues([outcomes], run, opts);
+}
+
+const spanOf = (xs: number[]) => ({ min: Math.min(...xs), max: Math.max(...xs) });
+
+/**
+ * The values of a row of runs 1..k over the same chains (SPEC §7 "Repeated
+ * runs"): rates are means over the runs, with their spread and chain pass^k
+ * when k ≥ 2 (counts then sum over the runs); one run is scored as itself.
+ */
+export function scoreGroupValues(group: RunGroup, run: RunName, opts: Pick<ScoreOptions, "scoring" | "positions"> = {}): RunValues {
+  const outcomes = group[0] ?? [];
   if (outcomes.length === 0) throw new RangeError(`run ${run.system} (${run.mode}): no chains to score`);
   const positions = opts.positions ?? "length3";
+  const k = group.length;
   const bugs = outcomes.reduce((a, o) => a + o.length, 0);
-  const resolved = outcomes.reduce((a, o) => a + countResolved(o), 0);
-  const solved = outcomes.filter(isChainResolved).length;
-  return {
+  const totals = groupTotals(group);
+  const resolved = totals.resolved.reduce((a, b) => a + b, 0);
+  const solved = totals.solved.reduce((a, b) => a + b, 0);
+  const perPosition = positionValues(group, positions);
+  const values: RunValues = {
     system: run.system,
     mode: run.mode,
     scoring: opts.scoring ?? "strict",
     positions,
-    per_bug: (100 * resolved) / bugs,
-    chain: (100 * solved) / outcomes.length,
-    per_position: positionValues(outcomes, positions),
-    cost_per_chain: meanOrNull(outcomes.map((o) => o.cost_usd)),
-    peak_context_tokens: meanOrNull(outcomes.map((o) => o.peak_context_tokens)),
+    per_bug: (100 * resolved) / (k * bugs),
+    chain: (100 * solved) / (k * outcomes.length),
+    per_position: perPosition,
+    cost_per_chain: meanOrNull(group.map((r) => meanOrNull(r.map((o) => o.cost_usd)))),
+    peak_context_tokens: meanOrNull(group.map((r) => meanOrNull(r.map((o) => o.peak_context_tokens)))),
     counts: {
       chains: outcomes.length,
       bugs,
-      graded: outcomes.reduce((a, o) => a + o.graded, 0),
+      graded: group.reduce((a, r) => a + r.reduce((b, o) => b + o.graded, 0), 0),
       resolved,
       chains_resolved: solved,
     },
   };
+  if (k === 1) return values;
+  const each = group.map((r) => scoreGroupValues([r], run, opts));
+  values.runs = {
+    k,
+    per_bug: spanOf(each.map((v) => v.per_bug)),
+    chain: spanOf(each.map((v) => v.chain)),
+    pass_k: (100 * totals.passed.reduce((a, b) => a + b, 0)) / outcomes.length,
+    per_position: perPosition.map((p, i) => ({ position: p.position, ...spanOf(each.map((v) => v.per_position[i]!.value)) })),
+    by_run: each.map((v) => ({ per_bug: v.per_bug, chain: v.chain })),
+  };
+  return values;
 }
 
 /**
- * scoreOutcomes for many runs over the same chains (a leaderboard's rows under
- * one window), sharing the bootstrap's resamples: the same numbers, much faster.
+ * The scores of many rows over the same chains (a leaderboard's rows under
+ * one window), each row one run or several (runs 1..k), sharing the
+ * bootstrap's resamples: the same numbers as each scored alone, much faster.
  */
-export function scoreOutcomeSets(sets: readonly { outcomes: readonly ChainOutcome[]; run: RunName }[], opts: ScoreOptions = {}): RunScores[] {
+export function scoreOutcomeSets(sets: readonly { runs: RunGroup; run: RunName }[], opts: ScoreOptions = {}): RunScores[] {
   const boot = resolveBootstrap(opts);
-  const values = sets.map(({ outcomes, run }) => scoreValues(outcomes, run, opts));
-  const headline = headlineRatesOf(
-    sets.map((s) => s.outcomes),
-    boot,
-  );
-  const perPosition = positionRatesOf(
-    sets.map((s) => s.outcomes),
-    values[0]?.positions ?? "length3",
-    boot,
-  );
-  return values.map((v, i) => ({ ...v, ...headline[i]!, per_position: perPosition[i]!, bootstrap: boot }));
+  const values = sets.map(({ runs, run }) => scoreGroupValues(runs, run, opts));
+  const groups = sets.map((s) => s.runs);
+  const headline = headlineRatesOf(groups, boot);
+  const perPosition = positionRatesOf(groups, values[0]?.positions ?? "length3", boot);
+  return values.map(({ runs, ...v }, i) => {
+    const { pass_k, ...rates } = headline[i]!;
+    return { ...v, ...rates, per_position: perPosition[i]!, bootstrap: boot, ...(runs ? { runs: { ...runs, pass_k } } : {}) };
+  });
 }

@@ -118,8 +118,8 @@ describe("scores over the chains a window keeps", () => {
       datedChains,
       inside,
       [
-        { run: { system: "s", mode: "seq" }, records: chainRecords(seq).reverse() },
-        { run: { system: "t", mode: "oracle" }, records: chainRecords(other).filter((c) => c.continuous_id !== "d") },
+        { run: { system: "s", mode: "seq" }, runs: [chainRecords(seq).reverse()] },
+        { run: { system: "t", mode: "oracle" }, runs: [chainRecords(other).filter((c) => c.continuous_id !== "d")] },
       ],
       { positions: "all" },
     );
@@ -146,5 +146,52 @@ describe("scores over the chains a window keeps", () => {
     );
     // only a's bug 2 is a graded unresolved downstream bug among a and b, and a chain error
     expect(narrowed.overall).toMatchObject({ chain_errors: 1, unresolved_downstream: 1, rate: 100 });
+  });
+});
+
+describe("a row of repeated runs (SPEC §7)", () => {
+  const chains: [string, number][] = [
+    ["a", 2],
+    ["b", 3],
+    ["c", 1],
+  ];
+  const solve = (ids: [string, number][]) => ids.map(([continuous_id, order]) => ({ continuous_id, order, resolved: true }));
+  // run 1 solves a and c; run 2 solves a and half of b; run 3 solves a, b and c
+  const runs = [
+    makeRun("s", "seq", chains, [...solve([["a", 1], ["a", 2], ["c", 1]]), { continuous_id: "b", order: 1, resolved: false }]),
+    makeRun("s", "seq", chains, solve([["a", 1], ["a", 2], ["b", 1], ["b", 3]])),
+    makeRun("s", "seq", chains, solve([["a", 1], ["a", 2], ["b", 1], ["b", 2], ["b", 3], ["c", 1]])),
+  ];
+  const dated = chains.map(([id, n]) => ({ continuous_id: id, dates: Array.from({ length: n }, () => "2024-01-01") }));
+
+  it("means over the runs, their spread, each run's own values, and pass^k", () => {
+    const [row] = scoreRunsInWindow(dated, new Set(["a", "b", "c"]), [{ run: { system: "s", mode: "seq" }, runs: runs.map(chainRecords) }], { positions: "all" });
+    const alone = runs.map((r) => scoreRun(r, { positions: "all" }));
+    // strict: run 1 resolves 3 of 6 bugs, run 2 resolves 3 (b stops at 1), run 3 all 6
+    expect(alone.map((s) => s.per_bug.value)).toEqual([50, 50, 100]);
+    expect(row!.per_bug.value).toBeCloseTo((50 + 50 + 100) / 3, 12);
+    expect(row!.chain.value).toBeCloseTo((200 / 3 + 100 / 3 + 100) / 3, 12);
+    expect(row!.runs).toMatchObject({
+      k: 3,
+      per_bug: { min: 50, max: 100 },
+      chain: { min: 100 / 3, max: 100 },
+      by_run: alone.map((s) => ({ per_bug: s.per_bug.value, chain: s.chain.value })),
+    });
+    // only chain a is solved in all three runs
+    expect(row!.runs!.pass_k.value).toBeCloseTo(100 / 3, 12);
+    expect(row!.runs!.per_position).toEqual([
+      { position: 1, min: 200 / 3, max: 100 },
+      { position: 2, min: 50, max: 100 },
+      { position: 3, min: 0, max: 100 },
+    ]);
+    // counts sum over the runs: the population stays the dataset's
+    expect(row!.counts).toEqual({ chains: 3, bugs: 6, graded: 4 + 4 + 6, resolved: 12, chains_resolved: 6 });
+  });
+
+  it("a window rescores every run over the kept chains", () => {
+    const [row] = scoreRunsInWindow(dated, new Set(["b"]), [{ run: { system: "s", mode: "seq" }, runs: runs.map(chainRecords) }], { positions: "all" });
+    expect(row!.runs!.by_run.map((r) => r.chain)).toEqual([0, 0, 100]);
+    expect(row!.runs!.pass_k.value).toBe(0);
+    expect(row!.per_bug.value).toBeCloseTo((0 + 100 / 3 + 100) / 3, 12);
   });
 });

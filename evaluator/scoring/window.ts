@@ -5,11 +5,11 @@
  * date is outside any window that sets a bound. Pure.
  */
 import { z } from "zod";
-import { scoreChainRecords } from "./outcomes";
-import type { ChainRecord, Estimate, RunScores } from "./schemas";
+import { scoreChainRecords, type ChainOutcome } from "./outcomes";
+import type { ChainRecord, RunScores } from "./schemas";
 import { resolveBootstrap } from "./bootstrap";
-import { headlineRatesOf } from "./rates";
-import { scoreOutcomeSets, scoreValues, type RunValues, type ScoreOptions } from "./score-run";
+import { headlineRatesOf, type HeadlineRates } from "./rates";
+import { scoreGroupValues, scoreOutcomeSets, type RunValues, type ScoreOptions } from "./score-run";
 
 /** A UTC day, YYYY-MM-DD: a window's bound, a model's release or cutoff. */
 export const daySchema = z.iso.date({ error: "expected a day, YYYY-MM-DD" });
@@ -88,40 +88,39 @@ function keptChains(chains: readonly DatedChain[], inside: ReadonlySet<string>):
   return kept;
 }
 
-type WindowRun = { run: { system: string; mode: RunScores["mode"] }; records: readonly ChainRecord[] };
+/** A row to score under a window: its name, and each of its runs' chain records (run 1..k; one for a single run). */
+type WindowRun = { run: { system: string; mode: RunScores["mode"] }; runs: readonly (readonly ChainRecord[])[] };
 
-/** A run's outcomes on the kept chains, in the version's order; a chain it has no record of counts as not graded. */
-function keptOutcomes(chains: readonly DatedChain[], inside: ReadonlySet<string>, { run, records }: WindowRun, scoring: ScoreOptions["scoring"]) {
-  const byId = recordsById(records);
-  const aligned = keptChains(chains, inside).map((c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null });
-  return scoreChainRecords(aligned, scoring ?? "strict", run.mode);
+/** A row's runs' outcomes on the kept chains, in the version's order; a chain a run has no record of counts as not graded. */
+function keptOutcomes(chains: readonly DatedChain[], inside: ReadonlySet<string>, { run, runs }: WindowRun, scoring: ScoreOptions["scoring"]): ChainOutcome[][] {
+  const kept = keptChains(chains, inside);
+  return runs.map((records) => {
+    const byId = recordsById(records);
+    const aligned = kept.map((c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null });
+    return scoreChainRecords(aligned, scoring ?? "strict", run.mode);
+  });
 }
 
 /**
- * The scores of several runs of one dataset version over the chains a window
+ * The scores of several rows of one dataset version over the chains a window
  * keeps (`inside`, non-empty), all at once (they share the bootstrap's resamples).
  */
-export function scoreRunsInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, runs: readonly WindowRun[], opts: ScoreOptions = {}): RunScores[] {
+export function scoreRunsInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, rows: readonly WindowRun[], opts: ScoreOptions = {}): RunScores[] {
   return scoreOutcomeSets(
-    runs.map((r) => ({ run: r.run, outcomes: keptOutcomes(chains, inside, r, opts.scoring) })),
+    rows.map((r) => ({ run: r.run, runs: keptOutcomes(chains, inside, r, opts.scoring) })),
     opts,
   );
 }
 
-/** Per-bug % and chain % with their intervals over the chains a window keeps, for several runs at once: all a ranked table shows. */
-export function headlinesInWindow(
-  chains: readonly DatedChain[],
-  inside: ReadonlySet<string>,
-  runs: readonly WindowRun[],
-  opts: ScoreOptions = {},
-): { per_bug: Estimate; chain: Estimate }[] {
+/** Per-bug % and chain % with their intervals (and chain pass^k) over the chains a window keeps, for several rows at once: all a ranked table shows. */
+export function headlinesInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, rows: readonly WindowRun[], opts: ScoreOptions = {}): HeadlineRates[] {
   return headlineRatesOf(
-    runs.map((r) => keptOutcomes(chains, inside, r, opts.scoring)),
+    rows.map((r) => keptOutcomes(chains, inside, r, opts.scoring)),
     resolveBootstrap(opts),
   );
 }
 
-/** One run's values (no intervals) over the chains a window keeps: cheap, for every row of a leaderboard. */
-export function valuesInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, run: WindowRun, opts: ScoreOptions = {}): RunValues {
-  return scoreValues(keptOutcomes(chains, inside, run, opts.scoring), run.run, opts);
+/** One row's values (no intervals) over the chains a window keeps: cheap, for every row of a leaderboard. */
+export function valuesInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, row: WindowRun, opts: ScoreOptions = {}): RunValues {
+  return scoreGroupValues(keptOutcomes(chains, inside, row, opts.scoring), row.run, opts);
 }

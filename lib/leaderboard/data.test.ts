@@ -20,8 +20,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /** A completed, scored submission; `unresolved` bugs as "chain#order". */
-async function completed(system: string, mode: "oracle" | "seq", opts: { unresolved?: string[]; visibility?: string; finishedAt?: Date } = {}) {
-  const { id } = await t.submissions.createSubmission({ systemName: system, teamName: "lb", datasetVersion: "v1", mode, predictions: DEMO_GOLD_SEQ });
+async function completed(system: string, mode: "oracle" | "seq", opts: { unresolved?: string[]; visibility?: string; finishedAt?: Date; runOf?: string } = {}) {
+  const { id } = await t.submissions.createSubmission({ systemName: system, teamName: "lb", datasetVersion: "v1", mode, predictions: DEMO_GOLD_SEQ, runOf: opts.runOf ?? null });
   for (const job of await t.db.evaluationJob.findMany({ where: { submissionId: id } })) {
     const arts = fakeGradedChain((await t.datasets.getChain("v1", job.continuousId))!, system).map((a) =>
       opts.unresolved?.includes(`${job.continuousId}#${a.bug.order}`) ? { ...a, bug: { ...a.bug, resolved: false, fingerprint: "left_unfixed" as const } } : a,
@@ -151,5 +151,53 @@ describe("getLeaderboard under a bug-date window (SPEC §7)", () => {
     expect(row.counts).toEqual({ chains: 1, bugs: 3, resolved: 2, chainsResolved: 0 });
     const filled = await t.db.submissionScore.findUniqueOrThrow({ where: { submissionId: id } });
     expect(agg.parseStoredChains(filled.chains!).map((c) => c.continuous_id)).toContain("semverkit-chain-1");
+  });
+});
+
+describe("repeated runs on the leaderboard", () => {
+  it("a row of repeated runs: the newest entry's public runs, means over them, their spread and pass^k (SPEC §7)", async () => {
+    const run1 = await completed("lb-runs", "seq", { finishedAt: new Date("2025-03-01") });
+    const run2 = await completed("lb-runs", "seq", { runOf: run1, unresolved: ["inikit-chain-1#1"], finishedAt: new Date("2025-03-02") });
+    // run 3 joins through run 2: the entry is run 1's
+    const run3 = await completed("lb-runs", "seq", { runOf: run2, unresolved: ["inikit-chain-1#1", "moneyx-chain-1#2"], visibility: "private", finishedAt: new Date("2025-03-03") });
+    expect((await t.db.submission.findMany({ where: { id: { in: [run1, run2, run3] } }, orderBy: { run: "asc" }, select: { id: true, run: true, runOfId: true } })).map((r) => [r.run, r.runOfId])).toEqual([
+      [1, null],
+      [2, run1],
+      [3, run1],
+    ]);
+    const alone = async (id: string) => (await t.db.submissionScore.findUniqueOrThrow({ where: { submissionId: id } })).scores;
+    const storedOf = async (id: string) => agg.parseStoredScores(await alone(id)).strict.length3;
+    const rowOf = async () => (await lb.getLeaderboard({ version: "v1" })).rows.find((r) => r.system.name === "lb-runs")!;
+    // the private run is not on the board
+    let row = await rowOf();
+    expect(row.runs?.k).toBe(2);
+    expect(row.runs?.submissionIds).toEqual([run1, run2]);
+    await t.db.submission.update({ where: { id: run3 }, data: { visibility: "public" } });
+    row = await rowOf();
+    const each = await Promise.all([run1, run2, run3].map(storedOf));
+    expect(row.submissionId).toBe(run1);
+    expect(row.runs).toMatchObject({ k: 3, submissionIds: [run1, run2, run3], perBug: { min: each[2]!.per_bug.value, max: each[0]!.per_bug.value } });
+    expect(row.perBug.value).toBeCloseTo(each.reduce((a, s) => a + s.per_bug.value, 0) / 3, 9);
+    expect(row.chain.value).toBeCloseTo(each.reduce((a, s) => a + s.chain.value, 0) / 3, 9);
+    expect(row.runs!.byRun.map((r) => r.perBug)).toEqual(each.map((s) => s.per_bug.value));
+    // pass^k: the chains solved in all three runs are those run 3 solved (it fails a superset)
+    expect(row.runs!.passK.value).toBeCloseTo(each[2]!.chain.value, 9);
+    expect(row.runs!.passK.ci[0]).toBeLessThanOrEqual(row.runs!.passK.value);
+    expect(row.perBug.ci[0]).toBeLessThan(row.perBug.ci[1]);
+    // per position: the spread over runs brackets the mean
+    for (const [i, p] of row.perPosition.entries()) {
+      expect(row.runs!.perPosition[i]!.min).toBeLessThanOrEqual(p.value);
+      expect(row.runs!.perPosition[i]!.max).toBeGreaterThanOrEqual(p.value);
+    }
+  });
+
+  it("refuses a run of another mode, of another system or of no submission, naming run_of", async () => {
+    const first = await completed("lb-runs-2", "seq");
+    await expect(t.submissions.createSubmission({ systemName: "lb-runs-2", teamName: "lb", datasetVersion: "v1", mode: "oracle", predictions: DEMO_GOLD_SEQ, runOf: first })).rejects.toThrow(/^run_of: .*another dataset version or mode/);
+    await expect(t.submissions.createSubmission({ systemName: "lb-other", teamName: "lb", datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ, runOf: first })).rejects.toThrow(/^run_of: no submission/);
+    await expect(t.submissions.createSubmission({ systemName: "lb-runs-2", teamName: "lb", datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ, runOf: "nope" })).rejects.toThrow(/^run_of: no submission nope/);
+    await expect(t.submissions.createSubmission({ systemName: "lb-runs-2", teamName: "lb", datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ, runOf: first, chainIds: ["inikit-chain-1"] })).rejects.toThrow(/^run_of: .*same chains/);
+    // nothing was stored by the refusals
+    expect(await t.db.submission.count({ where: { system: { name: "lb-runs-2" } } })).toBe(1);
   });
 });

@@ -26,6 +26,8 @@ import {
   scoreRunsInWindow,
   scoringSchema,
   valuesInWindow,
+  type ChainRecord,
+  type DatedChain,
   type Estimate,
   type PositionRate,
   type RunScores,
@@ -68,6 +70,21 @@ export type LeaderboardRow = {
   finishedAt: Date | null;
   /** approved by a reviewer (every public row is; kept for rows of other provenance later) */
   reviewed: boolean;
+  /** a row of k ≥ 2 runs (SPEC §7): its rates above are means over them; null for a single run */
+  runs: RowRuns<Estimate> | null;
+};
+
+type Span = { min: number; max: number };
+/** How a row's runs spread, and chain pass^k (with its interval once the row is complete). */
+export type RowRuns<PassK> = {
+  k: number;
+  /** the runs' submissions, run 1..k */
+  submissionIds: string[];
+  perBug: Span;
+  chain: Span;
+  passK: PassK;
+  perPosition: (Span & { position: number })[];
+  byRun: { perBug: number; chain: number }[];
 };
 
 /**
@@ -75,10 +92,11 @@ export type LeaderboardRow = {
  * per-position tables read. Under a bug-date window these are cheap for every
  * row; the bootstrap runs only for the rows a view shows (completeRows).
  */
-export type LeaderboardValueRow = Omit<LeaderboardRow, "perBug" | "chain" | "perPosition"> & {
+export type LeaderboardValueRow = Omit<LeaderboardRow, "perBug" | "chain" | "perPosition" | "runs"> & {
   perBug: { value: number };
   chain: { value: number };
   perPosition: Omit<PositionRate, "ci">[];
+  runs: RowRuns<{ value: number }> | null;
 };
 
 /** A leaderboard whose rows may lack intervals; `completeRows` gives them. */
@@ -128,14 +146,14 @@ export async function completeRows(board: LeaderboardValues, rows: readonly Lead
     for (const r of missing) {
       const full = scored.get(r.submissionId);
       if (!full) throw new RangeError(`no scores for submission ${r.submissionId}`);
-      state.done.set(r.submissionId, { ...r, perBug: full.per_bug, chain: full.chain, perPosition: full.per_position });
+      state.done.set(r.submissionId, { ...r, perBug: full.per_bug, chain: full.chain, perPosition: full.per_position, runs: r.runs && full.runs ? { ...r.runs, passK: full.runs.pass_k } : null });
     }
   }
   return rows.map((r) => state.done.get(r.submissionId)!);
 }
 
-/** A row as a ranked table shows it: values, and per-bug % and chain % with their intervals. */
-export type LeaderboardShownRow = LeaderboardValueRow & { perBug: Estimate; chain: Estimate };
+/** A row as a ranked table shows it: values, and per-bug % and chain % (and pass^k) with their intervals. */
+export type LeaderboardShownRow = Omit<LeaderboardValueRow, "runs"> & { perBug: Estimate; chain: Estimate; runs: RowRuns<Estimate> | null };
 
 /** These rows with per-bug % and chain % complete (what the leaderboard page shows; per-position intervals are not computed). */
 export async function completeHeadlines(board: LeaderboardValues, rows: readonly LeaderboardValueRow[]): Promise<LeaderboardShownRow[]> {
@@ -146,7 +164,7 @@ export async function completeHeadlines(board: LeaderboardValues, rows: readonly
     for (const r of missing) {
       const h = scored.get(r.submissionId);
       if (!h) throw new RangeError(`no scores for submission ${r.submissionId}`);
-      state.headlines.set(r.submissionId, { ...r, perBug: h.per_bug, chain: h.chain });
+      state.headlines.set(r.submissionId, { ...r, perBug: h.per_bug, chain: h.chain, runs: r.runs && h.pass_k ? { ...r.runs, passK: h.pass_k } : null });
     }
   }
   return rows.map((r) => state.done.get(r.submissionId) ?? state.headlines.get(r.submissionId)!);
@@ -160,7 +178,8 @@ function completionOf(board: LeaderboardValues): Completion {
 
 const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}`;
 
-type Headline = { per_bug: Estimate; chain: Estimate };
+/** pass_k: only for a row of several runs */
+type Headline = { per_bug: Estimate; chain: Estimate; pass_k?: Estimate };
 type Scorers = {
   score: (ids: string[]) => Promise<Map<string, RunScores>>;
   scoreHeadlines: (ids: string[]) => Promise<Map<string, Headline>>;
@@ -248,20 +267,26 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       mode: true,
       finishedAt: true,
       reviewedAt: true,
+      runOfId: true,
+      run: true,
       score: { select: { computedAt: true } },
       system: { select: { ...systemFactsSelect, team: { select: { name: true, slug: true } } } },
     },
   });
-  // the newest public submission of each system × mode stands for it
+  // the newest public entry of each system × mode stands for it: a single run, or every public run of its entry (SPEC §7)
+  const entryOf = (s: (typeof subs)[number]) => s.runOfId ?? s.id;
+  const runsOf = new Map<string, typeof subs>();
+  for (const s of subs) runsOf.set(entryOf(s), [...(runsOf.get(entryOf(s)) ?? []), s]);
   const seen = new Set<string>();
-  const newest = subs.filter((s) => {
+  const newest = subs.flatMap((s) => {
     const key = `${s.system.id}\0${s.mode}`;
-    if (seen.has(key) || !s.score) return false;
+    if (seen.has(key)) return [];
     seen.add(key);
-    return true;
+    const runs = runsOf.get(entryOf(s))!.toSorted((a, b) => a.run - b.run);
+    return [{ ...runs[0]!, finishedAt: s.finishedAt, runs }];
   });
   const scoring = await rowScoring(
-    newest.map((s) => ({ id: s.id, computedAt: s.score!.computedAt, system: s.system.name, mode: modeSchema.parse(s.mode) })),
+    newest.map((s) => ({ id: s.id, system: s.system.name, mode: modeSchema.parse(s.mode), runs: s.runs.map((r) => ({ id: r.id, computedAt: r.score!.computedAt })) })),
     q,
     window,
   );
@@ -283,7 +308,8 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       vsOracle: { perBug: null, chain: null },
       counts: { chains: v.counts.chains, bugs: v.counts.bugs, resolved: v.counts.resolved, chainsResolved: v.counts.chains_resolved },
       finishedAt: s.finishedAt,
-      reviewed: s.reviewedAt !== null,
+      reviewed: s.runs.every((r) => r.reviewedAt !== null),
+      runs: v.runs ? rowRuns(v.runs, s.runs.map((r) => r.id), { value: v.runs.pass_k }) : null,
     });
   }
   const oracleOf = new Map(rows.filter((r) => r.mode === "oracle").map((r) => [r.system.id, r]));
@@ -299,42 +325,82 @@ function withCompletion(board: LeaderboardValues, scorers: Scorers): Leaderboard
   return board;
 }
 
-type RowToScore = { id: string; computedAt: Date; system: string; mode: LeaderboardRow["mode"] };
+/** A row's spread as the API and pages name it. */
+export function rowRuns<P>(runs: NonNullable<RunValues["runs"]>, submissionIds: string[], passK: P): RowRuns<P> {
+  return {
+    k: runs.k,
+    submissionIds,
+    perBug: runs.per_bug,
+    chain: runs.chain,
+    passK,
+    perPosition: runs.per_position,
+    byRun: runs.by_run.map((r) => ({ perBug: r.per_bug, chain: r.chain })),
+  };
+}
+
+/** A row to score: keyed by its first run's id; its runs, 1..k, each as of its scores' computedAt. */
+type RowToScore = { id: string; system: string; mode: LeaderboardRow["mode"]; runs: { id: string; computedAt: Date }[] };
 
 /**
  * Each row's values under the query, and how to complete rows with their
- * intervals: from the stored scores when no window is set or the window keeps
- * every chain (the same numbers); otherwise from each row's chain records over
- * the chains inside, the bootstrap run for the rows asked for, together (they
- * share its resamples).
+ * intervals. A single run with no window (or one keeping every chain) is its
+ * stored scores. Otherwise the row is rescored from its runs' chain records:
+ * under a window over the chains inside, the rows asked for together (they
+ * share the bootstrap's resamples); a row of several runs with no window over
+ * the chains its runs cover.
  */
-async function rowScoring(subs: RowToScore[], q: LeaderboardQuery, window: Awaited<ReturnType<typeof windowKeeps>>): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
+async function rowScoring(rows: RowToScore[], q: LeaderboardQuery, window: Awaited<ReturnType<typeof windowKeeps>>): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
   const values = new Map<string, RunValues>();
-  if (!window || window.keeps.chains === window.keeps.totalChains) {
-    const scores = await storedScores(subs);
-    const full = new Map<string, RunScores>();
-    for (const s of subs) {
-      const stored = scores.get(s.id)?.[q.scoring][q.positions];
-      if (!stored) continue;
-      full.set(s.id, stored);
-      values.set(s.id, { ...stored, per_bug: stored.per_bug.value, chain: stored.chain.value, per_position: stored.per_position });
-    }
-    return { values, scorers: { score: async () => full, scoreHeadlines: async () => full } };
+  const windowed = window && window.keeps.chains < window.keeps.totalChains ? window : null;
+  const stored = windowed ? [] : rows.filter((r) => r.runs.length === 1);
+  const rescored = windowed ? rows : rows.filter((r) => r.runs.length > 1);
+  const full = new Map<string, RunScores>();
+  const scores = await storedScores(stored.map((r) => r.runs[0]!));
+  for (const r of stored) {
+    const s = scores.get(r.id)?.[q.scoring][q.positions];
+    if (!s) continue;
+    full.set(r.id, s);
+    // a stored score is one run's: no spread
+    const { runs: _, ...one } = s;
+    values.set(r.id, { ...one, per_bug: s.per_bug.value, chain: s.chain.value, per_position: s.per_position });
   }
-  const none = { score: async () => new Map(), scoreHeadlines: async () => new Map() };
-  if (window.keeps.chains === 0) return { values, scorers: none };
-  const records = await storedChainRecords(subs);
-  const runs = new Map(subs.filter((s) => records.has(s.id)).map((s) => [s.id, { run: { system: s.system, mode: s.mode }, records: records.get(s.id)! }]));
+  const records = await storedChainRecords(rescored.flatMap((r) => r.runs));
+  const toScore = new Map<string, { run: { system: string; mode: Mode }; runs: ChainRecord[][] }>();
+  for (const r of rescored) {
+    const runs = r.runs.map((x) => records.get(x.id));
+    if (runs.every((x) => x !== undefined)) toScore.set(r.id, { run: { system: r.system, mode: r.mode }, runs: runs as ChainRecord[][] });
+  }
   const opts = { scoring: q.scoring, positions: q.positions };
-  const { chains, keeps } = window;
-  for (const [id, run] of runs) values.set(id, valuesInWindow(chains, keeps.inside, run, opts));
-  // together: the rows asked for share the bootstrap's resamples
-  const byId = <T>(ids: string[], scored: T[]) => new Map(ids.map((id, i) => [id, scored[i]!]));
+  // the chains a rescored row is scored over: the window's, or (no window) those its run 1 covers
+  const chainsOf = (id: string): { chains: DatedChain[]; inside: ReadonlySet<string> } => {
+    if (windowed) return { chains: windowed.chains, inside: windowed.keeps.inside };
+    const covered = toScore.get(id)!.runs[0]!.map((c) => ({ continuous_id: c.continuous_id, dates: [] }));
+    return { chains: covered, inside: new Set(covered.map((c) => c.continuous_id)) };
+  };
+  if (!windowed || windowed.keeps.chains > 0) {
+    for (const [id, row] of toScore) {
+      const { chains, inside } = chainsOf(id);
+      values.set(id, valuesInWindow(chains, inside, row, opts));
+    }
+  }
+  // rows asked for together share the bootstrap's resamples when they share the chains (under a window); otherwise one by one
+  const rescore = <T>(ids: string[], score: (chains: DatedChain[], inside: ReadonlySet<string>, rows: { run: { system: string; mode: Mode }; runs: ChainRecord[][] }[]) => T[]): Map<string, T> => {
+    const out = new Map<string, T>();
+    const asked = ids.filter((id) => toScore.has(id) && values.has(id));
+    const batches = windowed ? [asked] : asked.map((id) => [id]);
+    for (const batch of batches) {
+      if (batch.length === 0) continue;
+      const { chains, inside } = chainsOf(batch[0]!);
+      score(chains, inside, batch.map((id) => toScore.get(id)!)).forEach((v, i) => out.set(batch[i]!, v));
+    }
+    return out;
+  };
+  const fromStored = (ids: string[]) => new Map(ids.flatMap((id) => (full.has(id) ? [[id, full.get(id)!] as const] : [])));
   return {
     values,
     scorers: {
-      score: async (ids) => byId(ids, scoreRunsInWindow(chains, keeps.inside, ids.map((id) => runs.get(id)!), opts)),
-      scoreHeadlines: async (ids) => byId(ids, headlinesInWindow(chains, keeps.inside, ids.map((id) => runs.get(id)!), opts)),
+      score: async (ids) => new Map([...fromStored(ids), ...rescore(ids, (c, i, r) => scoreRunsInWindow(c, i, r, opts))]),
+      scoreHeadlines: async (ids) => new Map<string, Headline>([...fromStored(ids), ...rescore(ids, (c, i, r) => headlinesInWindow(c, i, r, opts))]),
     },
   };
 }

@@ -13,7 +13,9 @@ import { loadPredictions, type Predictions } from "@/evaluator/dataset";
 import type { PredictionLimits } from "@/evaluator/dataset/predictions";
 import { cancelEvaluation, enqueueChains, type CancelOutcome } from "@/evaluator/queue/lifecycle";
 import type { Tx } from "@/evaluator/queue/settle";
-import { db } from "@/lib/db";
+import { db, isUniqueViolation } from "@/lib/db";
+import { FieldError } from "@/lib/errors";
+import { RUN_OF_FIELD } from "@/lib/submissions/request";
 import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetadata } from "@/lib/schemas/columns";
 import type { Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
@@ -55,13 +57,20 @@ export type NewSubmission = {
   metadata?: SubmissionMetadata;
   submittedById?: string | null;
   /**
+   * Repeated runs (SPEC §7): a submission of an entry (any of its runs) this one
+   * is the next run of; it must be of the same system, dataset version and mode,
+   * over the same chains.
+   */
+  runOf?: string | null;
+  /**
    * Runs first inside the storing transaction and may throw to refuse (the daily
    * quota): a check there cannot be raced by another upload of the same team.
    */
   admit?: (tx: Tx) => Promise<void>;
 };
 
-export type CreatedSubmission = { id: string; systemId: string; chains: number; predictions: number; warnings: string[] };
+/** `run`: its number in its entry (1 unless it was sent as the next run of one) */
+export type CreatedSubmission = { id: string; run: number; systemId: string; chains: number; predictions: number; warnings: string[] };
 
 async function versionChains(version: string): Promise<{ datasetVersionId: string; chains: Chain[] }> {
   const row = await db.datasetVersion.findUnique({
@@ -126,20 +135,46 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
       teamName: input.teamName ?? LOCAL_TEAM,
       name: input.systemName ?? predictions.system ?? basename(predictions.path).replace(/\.jsonl?$/, ""),
     }));
-  const id = await db.$transaction(
+  const { id, run } = await db.$transaction(
     async (tx) => {
       await input.admit?.(tx);
+      const entry = input.runOf ? await nextRun(tx, input.runOf, { systemId, datasetVersionId, mode: input.mode, chainIds }) : { runOfId: null, run: 1 };
       const submission = await tx.submission.create({
-        data: { systemId, datasetVersionId, mode: input.mode, metadata, submittedById: input.submittedById ?? null },
-        select: { id: true },
+        data: { systemId, datasetVersionId, mode: input.mode, metadata, submittedById: input.submittedById ?? null, ...entry },
+        select: { id: true, run: true },
       });
       await tx.prediction.createMany({ data: rows.map((r) => ({ ...r, submissionId: submission.id })) });
       await enqueueChains(tx, submission.id, chainIds);
-      return submission.id;
+      return submission;
     },
     { maxWait: 30_000, timeout: 120_000 },
-  );
-  return { id, systemId, chains: chainIds.length, predictions: rows.length, warnings: predictions.warnings };
+  ).catch((e: unknown) => {
+    if (input.runOf && isUniqueViolation(e)) throw new FieldError(RUN_OF_FIELD, "another run of this entry was added at the same moment: send this one again");
+    throw e;
+  });
+  return { id, run, systemId, chains: chainIds.length, predictions: rows.length, warnings: predictions.warnings };
+}
+
+/**
+ * The entry a new run joins and its number: after the entry's last run. In the
+ * storing transaction; two uploads racing for the same number meet the unique
+ * index (runOfId, run), and the second is refused. A submission of another
+ * system is answered as not found, whether it exists or not.
+ */
+async function nextRun(tx: Tx, runOf: string, run: { systemId: string; datasetVersionId: string; mode: Mode; chainIds: string[] }): Promise<{ runOfId: string; run: number }> {
+  const of = await tx.submission.findUnique({ where: { id: runOf }, select: { id: true, runOfId: true, systemId: true, datasetVersionId: true, mode: true } });
+  if (!of || of.systemId !== run.systemId) throw new FieldError(RUN_OF_FIELD, `no submission ${runOf} of this system`);
+  const first = of.runOfId ?? of.id;
+  if (of.datasetVersionId !== run.datasetVersionId || of.mode !== run.mode) {
+    throw new FieldError(RUN_OF_FIELD, `submission ${runOf} is of another dataset version or mode: the runs of one entry share both`);
+  }
+  const chains = await tx.evaluationJob.findMany({ where: { submissionId: first }, select: { continuousId: true } });
+  const theirs = new Set(chains.map((c) => c.continuousId));
+  if (theirs.size !== run.chainIds.length || run.chainIds.some((id) => !theirs.has(id))) {
+    throw new FieldError(RUN_OF_FIELD, `this upload's chains (${run.chainIds.length}) are not run 1's (${theirs.size}): the runs of one entry cover the same chains`);
+  }
+  const last = await tx.submission.aggregate({ where: { OR: [{ id: first }, { runOfId: first }] }, _max: { run: true } });
+  return { runOfId: first, run: (last._max.run ?? 1) + 1 };
 }
 
 /** One chain's predictions of a submission, as replayChain takes them (order → line). */

@@ -52,7 +52,7 @@ export function intakeLimitsFromEnv(): IntakeLimits {
 
 // ---------------------------------------------------------------- checks and intake
 
-export type ReceivedSubmission = { id: string; chains: number; predictions: number; warnings: string[]; url: string };
+export type ReceivedSubmission = { id: string; run: number; chains: number; predictions: number; warnings: string[]; url: string };
 
 
 /**
@@ -159,6 +159,7 @@ export async function receiveSubmission(
       chainIds: request.chains ?? null,
       metadata: request.metadata ?? {},
       submittedById: viewer.id,
+      runOf: request.run_of ?? null,
     }).catch(async (e: unknown) => {
       if (e instanceof InputError || e instanceof SubmissionError || e instanceof FieldError || (e instanceof LimitError && e.status === 413)) {
         await recordRefusedUpload(viewer.id, now);
@@ -167,6 +168,7 @@ export async function receiveSubmission(
     });
     return {
       id: created.id,
+      run: created.run,
       chains: created.chains,
       predictions: created.predictions,
       warnings: created.warnings.map((w) => w.replaceAll(file.path, file.name)),

@@ -10,6 +10,8 @@ import { modeSchema } from "@/lib/schemas/prediction";
 
 /** The predictions file's part in the multipart body. */
 export const PREDICTIONS_FIELD = "predictions";
+/** The field naming an earlier run of the entry an upload is the next run of (SPEC §7). */
+export const RUN_OF_FIELD = "run_of";
 
 const metadataJson = z
   .string()
@@ -45,6 +47,13 @@ export const submissionRequestSchema = z.object({
   metadata: metadataJson.optional(),
   /** grade only these chains (default: every chain of the version) */
   chains: chainList.optional(),
+  /** a submission id: this upload is the next run of its entry (same system, version, mode and chains) */
+  [RUN_OF_FIELD]: z
+    .string()
+    .trim()
+    .transform((s) => s || undefined)
+    .pipe(z.string().max(64).regex(/^[A-Za-z0-9_-]+$/, "a submission id").optional())
+    .optional(),
 });
 export type SubmissionRequest = z.infer<typeof submissionRequestSchema>;
 
