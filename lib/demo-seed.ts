@@ -5,6 +5,9 @@
  * stands in for the reviewer and says so in the audit log). Idempotent: a
  * second run adds nothing, so the quick start can run it every time.
  */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { db } from "@/lib/db";
 import { modeSchema } from "@/lib/schemas/prediction";
 import { importDataset } from "@/lib/dataset/data";
@@ -39,7 +42,50 @@ const DEMO_CUTOFFS: Record<string, string> = {
   "demo-undershoot": "2023-04-30",
 };
 
-export type DemoSeed = { imported: boolean; created: { system: string; mode: string; id: string }[] };
+export type DemoSeed = { imported: boolean; created: { system: string; mode: string; id: string; run: number }[] };
+
+/**
+ * Repeated runs (SPEC §7): demo-drifter's Seq entry has three runs. Run 1 is
+ * its shipped file; runs 2 and 3 take some bugs' lines from another scripted
+ * system, as a second and third sample of a nondeterministic agent would
+ * differ: run 2 also fixes inikit (the gold patches), run 3 gives up on
+ * tablefmt after its first bug (no patch). Chain % 60, 80, 40; pass^3 40.
+ */
+export const DEMO_RUNS = {
+  system: "demo-drifter",
+  mode: "seq",
+  runs: [
+    [{ from: "demo-gold", chain: "inikit-chain-1", fromOrder: 1 }],
+    [{ from: "demo-empty", chain: "tablefmt-chain-1", fromOrder: 2 }],
+  ],
+} as const;
+
+type PredictionJson = { continuous_id: string; swebench_instance_id: string; order?: number; model_name_or_path?: string };
+
+/** A run's predictions: run 1's lines, with the bugs a swap names taken from that system's file (same mode), under run 1's system name. */
+export function demoRunLines(base: string, others: ReadonlyMap<string, string>, swaps: readonly { from: string; chain: string; fromOrder: number }[]): string {
+  // each line with its position in its chain (`order`, else its place among the chain's lines)
+  const positioned = (text: string) => {
+    const seen = new Map<string, number>();
+    return text
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => {
+        const line = JSON.parse(l) as PredictionJson;
+        const order = line.order ?? (seen.get(line.continuous_id) ?? 0) + 1;
+        seen.set(line.continuous_id, order);
+        return { line, order };
+      });
+  };
+  const out = positioned(base).map(({ line, order }) => {
+    const swap = swaps.find((w) => w.chain === line.continuous_id && order >= w.fromOrder);
+    if (!swap) return line;
+    const other = positioned(others.get(swap.from) ?? "").find((o) => o.line.continuous_id === line.continuous_id && o.order === order);
+    if (!other) throw new RangeError(`demo run: ${swap.from} has no line for ${line.continuous_id} #${order}`);
+    return { ...other.line, model_name_or_path: line.model_name_or_path };
+  });
+  return out.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
 
 export async function seedDemo(datasetPath: string, files: DemoPredictionFile[]): Promise<DemoSeed> {
   const exists = await db.datasetVersion.findUnique({ where: { version: DEMO_VERSION }, select: { id: true } });
@@ -56,22 +102,56 @@ export async function seedDemo(datasetPath: string, files: DemoPredictionFile[])
       trainingCutoff: DEMO_CUTOFFS[f.system],
     });
     const already = await db.submission.findFirst({
-      where: { systemId, mode, datasetVersion: { version: DEMO_VERSION } },
+      where: { systemId, mode, runOfId: null, datasetVersion: { version: DEMO_VERSION } },
       select: { id: true },
     });
     if (already) continue;
     const { id } = await createSubmission({ systemId, datasetVersion: DEMO_VERSION, mode, predictions: f.path, metadata: { source: "demo/predictions" } });
-    const now = new Date();
-    await db.$transaction([
-      db.submission.update({
-        where: { id },
-        data: { visibility: "public", publishRequestedAt: now, reviewedAt: now, reviewReason: "demo fixtures, published by chainswe demo seed" },
-      }),
-      db.auditLog.create({
-        data: { actorId: null, action: "publication_approved", targetType: "submission", targetId: id, reason: "demo fixtures, published by chainswe demo seed" },
-      }),
-    ]);
-    created.push({ system: f.system, mode, id });
+    await publish(id);
+    created.push({ system: f.system, mode, id, run: 1 });
   }
+  created.push(...(await seedDemoRuns(files)));
   return { imported: !exists, created };
+}
+
+/** Runs 2..k of DEMO_RUNS's entry (those not there yet), published like the rest. */
+async function seedDemoRuns(files: DemoPredictionFile[]): Promise<DemoSeed["created"]> {
+  const fileOf = (system: string) => files.find((f) => f.system === system && f.mode === DEMO_RUNS.mode)?.path;
+  const base = fileOf(DEMO_RUNS.system);
+  if (!base) return [];
+  const first = await db.submission.findFirst({
+    where: { system: { name: DEMO_RUNS.system, team: { name: DEMO_TEAM } }, mode: DEMO_RUNS.mode, runOfId: null, datasetVersion: { version: DEMO_VERSION } },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, systemId: true },
+  });
+  if (!first) return [];
+  const there = await db.submission.count({ where: { runOfId: first.id } });
+  const others = new Map<string, string>();
+  for (const swap of DEMO_RUNS.runs.flat()) others.set(swap.from, await readFile(fileOf(swap.from) ?? "", "utf8"));
+  const text = await readFile(base, "utf8");
+  const dir = await mkdtemp(join(tmpdir(), "chainswe-demo-runs-"));
+  const created: DemoSeed["created"] = [];
+  try {
+    for (const [i, swaps] of DEMO_RUNS.runs.entries()) {
+      if (i < there) continue; // run i + 2 is there already
+      const path = join(dir, `${DEMO_RUNS.system}.${DEMO_RUNS.mode}.run${i + 2}.jsonl`);
+      await writeFile(path, demoRunLines(text, others, swaps));
+      const { id, run } = await createSubmission({ systemId: first.systemId, datasetVersion: DEMO_VERSION, mode: DEMO_RUNS.mode, predictions: path, runOf: first.id, metadata: { source: "demo/predictions", run_of: first.id } });
+      await publish(id);
+      created.push({ system: DEMO_RUNS.system, mode: DEMO_RUNS.mode, id, run });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return created;
+}
+
+/** The seed stands in for the reviewer (the project's own fixtures) and says so in the audit log. */
+async function publish(id: string): Promise<void> {
+  const now = new Date();
+  const reason = "demo fixtures, published by chainswe demo seed";
+  await db.$transaction([
+    db.submission.update({ where: { id }, data: { visibility: "public", publishRequestedAt: now, reviewedAt: now, reviewReason: reason } }),
+    db.auditLog.create({ data: { actorId: null, action: "publication_approved", targetType: "submission", targetId: id, reason } }),
+  ]);
 }

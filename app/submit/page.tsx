@@ -13,10 +13,15 @@ import { submitFormOptions } from "@/lib/submissions/intake";
 
 export const metadata: Metadata = { title: "Submit · ChainSWE" };
 
-export default async function SubmitPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function SubmitPage({ searchParams }: Props) {
   const viewer = await getViewer();
   if (!viewer) redirect("/signin?callbackUrl=/submit");
-  const options = await submitFormOptions(viewer);
+  // `run_of`: the form opened from a submission's "Add a run" (SPEC §7 repeated runs)
+  const runOf = (await searchParams).run_of;
+  const asked = typeof runOf === "string" && runOf !== "" ? runOf : undefined;
+  const options = await submitFormOptions(viewer, undefined, asked);
   const server = env().NEXTAUTH_URL ?? "<this site's URL>";
   const version = options.versions[0]?.version ?? "v1";
   return (
@@ -36,6 +41,11 @@ export default async function SubmitPage() {
             Your submission stays private to your team until you ask to publish it and a reviewer approves. Every line is
             checked before anything is stored; problems are listed by line.
           </p>
+          {asked && !options.runOf && (
+            <p className="errors" role="alert">
+              No submission {asked} of your teams&apos; systems: this upload would start a new entry, not add a run to one.
+            </p>
+          )}
           <noscript>
             <p className="errors">This form needs JavaScript. Without it, upload with <code>chainswe submit</code> or the HTTP API.</p>
           </noscript>
@@ -58,6 +68,10 @@ export default async function SubmitPage() {
       </p>
       <pre>{`chainswe submit --server ${server} --token csw_… --system ${options.systems[0]?.id ?? "<system id>"} \\
   --dataset-version ${version} --mode seq --wait predictions.jsonl`}</pre>
+      <p>
+        Repeated runs of one system and mode (SPEC §7) are separate uploads: add <code>--run-of &lt;submission id&gt;</code>{" "}
+        (any earlier run of the entry) to each run after the first.
+      </p>
       {options.systems.length > 0 && (
         <DataTable
           caption="Your systems"

@@ -25,6 +25,7 @@ function Rate({ rate, href }: { rate: RateCell; href: string | null }) {
       {href ? <Link href={href}>{rate.value}</Link> : rate.value}
       {rate.vsOracle && <span className="rel">{rate.vsOracle}</span>}
       {rate.ci && <small className="ci muted">{rate.ci}</small>}
+      {rate.spread && <small className="lb-spread muted">{rate.spread}</small>}
     </>
   );
 }
@@ -64,7 +65,7 @@ const columns = helper.columns([
     id: "per_bug",
     header: "Per-bug %",
     sortDescFirst: true,
-    meta: { numeric: true, title: "Resolved bugs / all bugs, with the 95% bootstrap interval over chains and the change against the same system's Oracle" },
+    meta: { numeric: true, title: "Resolved bugs / all bugs, with the 95% bootstrap interval over chains and the change against the same system's Oracle; for repeated runs, the mean over them and their spread" },
     cell: ({ row: { original: r } }) => <Rate rate={r.perBug} href={r.href} />,
   }),
   helper.accessor((r) => r.chain.value, {
@@ -73,6 +74,19 @@ const columns = helper.columns([
     sortDescFirst: true,
     meta: { numeric: true, title: "Chains with every bug resolved / all chains" },
     cell: ({ row: { original: r } }) => <Rate rate={r.chain} href={r.href} />,
+  }),
+  helper.accessor((r) => r.passK?.value ?? "", {
+    id: "pass_k",
+    header: "Chain pass^k",
+    enableSorting: false,
+    meta: { numeric: true, title: "For a row of k repeated runs: chains solved in every one of its runs / all chains, with its interval (chains resampled with all their runs)" },
+    cell: ({ row: { original: r } }) => (r.passK ? <Rate rate={r.passK} href={null} /> : <span className="muted">—</span>),
+  }),
+  helper.accessor((r) => r.runs ?? 1, {
+    id: "runs",
+    header: "Runs",
+    enableSorting: false,
+    meta: { numeric: true, title: "Runs of the same system and mode averaged in this row; its rates are their means, with their spread (min–max) below" },
   }),
   helper.accessor("cost", { header: "Cost / chain", sortDescFirst: false, meta: { numeric: true, title: "Mean over chains of the summed per-bug cost (USD)" } }),
   helper.accessor("peakContext", {

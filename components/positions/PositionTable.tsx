@@ -72,6 +72,11 @@ export function PositionTable({ id, caption, table, groupHref }: Props) {
                       <Maybe href={href}>{formatPercent(c.value)}</Maybe>
                       {c.vsOracle !== null && " "}
                       {c.vsOracle !== null && <span className="rel">{formatRelativeChange(c.vsOracle)}</span>}
+                      {c.runs && (
+                        <small className="pos-runs muted" title="Run-to-run spread: the mean over the systems of each one's lowest and highest run">
+                          runs {formatPercent(c.runs.min)}–{formatPercent(c.runs.max)}
+                        </small>
+                      )}
                     </td>
                   ))}
                 </tr>

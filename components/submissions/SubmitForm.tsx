@@ -49,7 +49,7 @@ function problemsFrom(status: number, body: Answer): Problems {
   return { ...NONE, top: message };
 }
 
-const FIELDS = ["system", "dataset_version", "mode", "metadata", "predictions"];
+const FIELDS = ["system", "dataset_version", "mode", "metadata", "predictions", "run_of"];
 
 function FieldError({ id, text }: { id: string; text: string | undefined }) {
   return text ? (
@@ -62,9 +62,11 @@ function FieldError({ id, text }: { id: string; text: string | undefined }) {
 export function SubmitForm({ options }: { options: SubmitFormOptions }) {
   const router = useRouter();
   const uid = useId();
-  const [version, setVersion] = useState(options.versions[0]?.version ?? "");
+  // adding a run to an entry fixes its system, version and mode
+  const entry = options.runOf;
+  const [version, setVersion] = useState(entry?.version ?? options.versions[0]?.version ?? "");
   const modes = options.versions.find((v) => v.version === version)?.modes ?? [];
-  const [mode, setMode] = useState<string>(modes.includes("seq") ? "seq" : (modes[0] ?? ""));
+  const [mode, setMode] = useState<string>(entry?.mode ?? (modes.includes("seq") ? "seq" : (modes[0] ?? "")));
   const [problems, setProblems] = useState<Problems>(NONE);
   const [busy, setBusy] = useState(false);
   const err = (f: string) => `${uid}-${f}-error`;
@@ -87,7 +89,8 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
     const meta = metadataFromForm(String(form.get("scaffold_version") ?? ""), String(form.get("notes") ?? ""), String(form.get("extra_metadata") ?? ""));
     if ("error" in meta) return setProblems({ ...NONE, fields: { metadata: meta.error } });
     const body = new FormData();
-    body.append("system", String(form.get("system") ?? ""));
+    body.append("system", entry?.systemId ?? String(form.get("system") ?? ""));
+    if (entry) body.append("run_of", entry.id);
     body.append("dataset_version", version);
     body.append("mode", mode);
     body.append("metadata", JSON.stringify(meta.metadata));
@@ -126,9 +129,18 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
           {problems.issues.length > 0 && <p className="muted">Nothing was stored; fix these lines and submit again.</p>}
         </div>
       )}
+      {entry && (
+        <div className="field" data-testid="submit-run-of">
+          <p>
+            This upload is <strong>run {entry.run}</strong> of the entry of submission <code>{entry.id}</code>: same system,
+            dataset version and mode, over the same chains.
+          </p>
+          <FieldError id={err("run_of")} text={problems.fields.run_of} />
+        </div>
+      )}
       <div className="field">
         <label htmlFor="submit-system">System</label>
-        <select id="submit-system" name="system" required aria-describedby={described("system")} defaultValue={options.systems[0]?.id}>
+        <select id="submit-system" name="system" required disabled={entry !== null} aria-describedby={described("system")} defaultValue={entry?.systemId ?? options.systems[0]?.id}>
           {options.systems.map((s) => (
             <option key={s.id} value={s.id}>
               {s.teamName} / {s.name} ({s.model}, {s.contextConfig})
@@ -139,7 +151,7 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
       </div>
       <div className="field">
         <label htmlFor="submit-version">Dataset version</label>
-        <select id="submit-version" name="dataset_version" value={version} onChange={(e) => chooseVersion(e.target.value)} aria-describedby={described("dataset_version")}>
+        <select id="submit-version" name="dataset_version" value={version} disabled={entry !== null} onChange={(e) => chooseVersion(e.target.value)} aria-describedby={described("dataset_version")}>
           {options.versions.map((v, i) => (
             <option key={v.version} value={v.version}>
               {v.version}
@@ -151,7 +163,7 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
       </div>
       <div className="field">
         <label htmlFor="submit-mode">Mode</label>
-        <select id="submit-mode" name="mode" value={mode} onChange={(e) => setMode(e.target.value)} aria-describedby={described("mode")}>
+        <select id="submit-mode" name="mode" value={mode} disabled={entry !== null} onChange={(e) => setMode(e.target.value)} aria-describedby={described("mode")}>
           {modes.map((m) => (
             <option key={m} value={m}>
               {MODE_LABELS[m]}

@@ -93,6 +93,20 @@ describe("chainswe submit", () => {
     expect(row._count.predictions).toBe(16);
   });
 
+  it("--run-of sends the next run of an entry; a run of another mode is refused naming run_of", async () => {
+    const first = io();
+    expect(await runSubmit(DEMO_GOLD_SEQ, flags(), first.sink)).toBe(0);
+    const id = /^submission (\S+)\n/.exec(first.out())![1]!;
+    const second = io();
+    expect(await runSubmit(DEMO_GOLD_SEQ, flags({ runOf: id }), second.sink)).toBe(0);
+    expect(second.err()).toBe("queued 5 chain(s) with 16 prediction(s) as run 2 of its entry\n");
+    const run2 = /^submission (\S+)\n/.exec(second.out())![1]!;
+    expect(await t.db.submission.findUniqueOrThrow({ where: { id: run2 }, select: { run: true, runOfId: true } })).toEqual({ run: 2, runOfId: id });
+    const wrong = io();
+    expect(await runSubmit(DEMO_GOLD_SEQ, flags({ runOf: id, mode: "oracle" }), wrong.sink)).toBe(1);
+    expect(wrong.err()).toMatch(/refused \(400\): run_of: submission \S+ is of another dataset version or mode/);
+  });
+
   it("prints every bad line and exits 1 when the portal refuses the file", async () => {
     const path = join(t.dir, "bad.jsonl");
     await writeFile(path, `{"continuous_id": "nope", "swebench_instance_id": "x", "model_patch": ""}\n{oops\n`);

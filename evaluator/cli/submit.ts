@@ -22,6 +22,7 @@ export type SubmitFlags = {
   datasetVersion: string;
   meta: string[];
   chains?: string;
+  runOf?: string;
   wait?: boolean;
   pollSeconds: string;
 };
@@ -43,7 +44,7 @@ const defaultIo: SubmitIo = {
 
 type Issue = { line: number; field: string; message: string };
 type ErrorBody = { error?: string; field?: string; issues?: Issue[] };
-type Created = { id: string; chains: number; predictions: number; warnings: string[]; url: string };
+type Created = { id: string; run?: number; chains: number; predictions: number; warnings: string[]; url: string };
 type Progress = {
   status: string;
   progress?: { chains: { total: number; done: number; failed: number; cancelled: number }; bugs: { total: number; graded: number; resolved: number } };
@@ -61,6 +62,7 @@ export const submitOptionsSchema = z.object({
   datasetVersion: z.string().trim().min(1),
   meta: z.array(z.string().regex(/^[^=]+=/, "expected key=value")),
   chains: z.string().optional(),
+  runOf: z.string().trim().min(1).optional(),
   wait: z.boolean().optional(),
   pollSeconds: positiveOption,
 });
@@ -148,6 +150,7 @@ export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo =
   form.append("mode", flags.mode);
   if (flags.meta.length) form.append("metadata", JSON.stringify(meta.metadata));
   if (flags.chains) form.append("chains", flags.chains);
+  if (flags.runOf) form.append("run_of", flags.runOf);
   form.append("predictions", blob, basename(file)); // last, so the portal has the fields before the file streams
 
   const res = await io.fetch(`${base}/api/v1/submissions`, { method: "POST", headers, body: form });
@@ -158,7 +161,7 @@ export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo =
     return 1;
   }
   for (const w of body.warnings ?? []) io.err(`warning: ${w}\n`);
-  io.err(`queued ${body.chains} chain(s) with ${body.predictions} prediction(s)\n`);
+  io.err(`queued ${body.chains} chain(s) with ${body.predictions} prediction(s)${body.run && body.run > 1 ? ` as run ${body.run} of its entry` : ""}\n`);
   io.out(`submission ${body.id}\n${base}${body.url}\n`);
   return flags.wait ? follow(base, body.id, headers, pollSeconds * 1000, io) : 0;
 }
@@ -174,6 +177,7 @@ export function registerSubmit(program: Command): void {
     .requiredOption("--dataset-version <version>", "e.g. v1")
     .option("--meta <key=value>", "metadata shown with the results (repeatable)", collect, [] as string[])
     .option("--chains <ids>", "comma-separated chain ids to grade (default: all)")
+    .option("--run-of <submission>", "repeated runs: this file is the next run of that submission's entry (same system, version, mode, chains)")
     .option("--wait", "poll until the evaluation ends; exit 0 only if it completed")
     .option("--poll-seconds <n>", "with --wait, seconds between polls", "2")
     .action(async (file: string, flags: SubmitFlags) => {

@@ -34,6 +34,16 @@ export type ApiRow = {
   open_weights: boolean;
   open_scaffold: boolean;
   reviewed: boolean;
+  /** a row of k ≥ 2 repeated runs (SPEC §7): its rates are means over them; null for a single run */
+  runs: {
+    k: number;
+    submission_ids: string[];
+    per_bug: { min: number; max: number };
+    chain: { min: number; max: number };
+    pass_k: Estimate;
+    per_position: { position: number; min: number; max: number }[];
+    by_run: { per_bug: number; chain: number }[];
+  } | null;
 };
 
 export type ApiReportedRow = {
@@ -64,6 +74,15 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     open_weights: r.system.openWeights,
     open_scaffold: r.system.openScaffold,
     reviewed: r.reviewed,
+    runs: r.runs && {
+      k: r.runs.k,
+      submission_ids: r.runs.submissionIds,
+      per_bug: r.runs.perBug,
+      chain: r.runs.chain,
+      pass_k: r.runs.passK,
+      per_position: r.runs.perPosition,
+      by_run: r.runs.byRun.map((x) => ({ per_bug: x.perBug, chain: x.chain })),
+    },
   };
 }
 
@@ -119,6 +138,15 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "chain_ci_low", value: (l) => num(evaluated(l)?.chain.ci[0]) },
   { label: "chain_ci_high", value: (l) => num(evaluated(l)?.chain.ci[1]) },
   { label: "chain_vs_oracle", value: (l) => num(l.row.vs_oracle.chain) },
+  // repeated runs (SPEC §7): empty for a single run
+  { label: "runs", value: (l) => (l.kind === "evaluated" ? (l.row.runs?.k ?? 1) : null) },
+  { label: "per_bug_min", value: (l) => num(evaluated(l)?.runs?.per_bug.min) },
+  { label: "per_bug_max", value: (l) => num(evaluated(l)?.runs?.per_bug.max) },
+  { label: "chain_min", value: (l) => num(evaluated(l)?.runs?.chain.min) },
+  { label: "chain_max", value: (l) => num(evaluated(l)?.runs?.chain.max) },
+  { label: "chain_pass_k_pct", value: (l) => num(evaluated(l)?.runs?.pass_k.value) },
+  { label: "chain_pass_k_ci_low", value: (l) => num(evaluated(l)?.runs?.pass_k.ci[0]) },
+  { label: "chain_pass_k_ci_high", value: (l) => num(evaluated(l)?.runs?.pass_k.ci[1]) },
   { label: "cost_per_chain_usd", value: (l) => num(l.row.cost_per_chain) },
   { label: "peak_context_tokens", value: (l) => num(evaluated(l)?.peak_context_tokens) },
   { label: "finished_at", value: (l) => evaluated(l)?.finished_at },

@@ -23,8 +23,12 @@ export const PAGE_ROWS = 100;
 // ---------------------------------------------------------------- as the table prints them
 
 export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed"; label: string };
-/** A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported rows), and `−29%` against Oracle (null for Oracle rows). */
-export type RateCell = { value: string; ci: string | null; vsOracle: string | null };
+/**
+ * A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported
+ * rows), `−29%` against Oracle (null for Oracle rows), and for a row of
+ * repeated runs their spread, `runs 44.1–53.0` (else null).
+ */
+export type RateCell = { value: string; ci: string | null; vsOracle: string | null; spread?: string | null };
 
 export type DisplayRow = {
   id: string;
@@ -38,6 +42,9 @@ export type DisplayRow = {
   mode: Mode;
   perBug: RateCell;
   chain: RateCell;
+  /** repeated runs (SPEC §7): how many, and chain pass^k; null for a single run or a reported row */
+  runs: number | null;
+  passK: RateCell | null;
   cost: string;
   peakContext: string;
   /** the evaluation's finishing day (UTC) */
@@ -50,6 +57,8 @@ export type DisplayGroup = { key: string | null; rows: DisplayRow[] };
 
 const change = (rel: number | null) => (rel === null ? null : formatRelativeChange(rel));
 
+const spreadText = (s: { min: number; max: number } | undefined) => (s ? `runs ${formatPercent(s.min)}–${formatPercent(s.max)}` : null);
+
 export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): DisplayRow {
   const badges: Badge[] = [];
   if (r.system.openWeights) badges.push({ key: "open_weights", label: "open weights" });
@@ -59,8 +68,10 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): Display
     id: r.submissionId,
     href: submissionPageUrl(r.submissionId),
     ...systemColumns(r),
-    perBug: { value: formatPercent(r.perBug.value), ci: formatInterval(r.perBug.ci), vsOracle: change(r.vsOracle.perBug) },
-    chain: { value: formatPercent(r.chain.value), ci: formatInterval(r.chain.ci), vsOracle: change(r.vsOracle.chain) },
+    perBug: { value: formatPercent(r.perBug.value), ci: formatInterval(r.perBug.ci), vsOracle: change(r.vsOracle.perBug), spread: spreadText(r.runs?.perBug) },
+    chain: { value: formatPercent(r.chain.value), ci: formatInterval(r.chain.ci), vsOracle: change(r.vsOracle.chain), spread: spreadText(r.runs?.chain) },
+    runs: r.runs?.k ?? null,
+    passK: r.runs ? { value: formatPercent(r.runs.passK.value), ci: formatInterval(r.runs.passK.ci), vsOracle: null } : null,
     cost: formatCost(r.costPerChain),
     peakContext: formatTokens(r.peakContext),
     date: finishedDay(r.finishedAt),
@@ -88,6 +99,8 @@ export function displayReportedRow(r: ReportedMainRow): DisplayRow {
     mode: r.mode,
     perBug: { value: formatPercent(r.perBug), ci: null, vsOracle: change(r.vsOracle.perBug) },
     chain: { value: formatPercent(r.chain), ci: null, vsOracle: change(r.vsOracle.chain) },
+    runs: null,
+    passK: null,
     cost: formatCost(r.costPerChain),
     peakContext: formatTokens(null),
     date: null,

@@ -10,11 +10,11 @@ import type { PositionTable } from "@/lib/positions/view";
 import { windowMeta } from "@/lib/leaderboard/window";
 import { PAPER_SOURCE, REPORTED_LABEL } from "@/lib/reference/paper";
 
-type Line = { group: string; mode: string; systems: number; position: number; chains: number; value: number | null; vsOracle: number | null };
+type Line = { group: string; mode: string; systems: number; position: number; chains: number; value: number | null; vsOracle: number | null; runs: { min: number; max: number } | null };
 
 function lines(table: PositionTable): Line[] {
   return table.groups.flatMap((g) =>
-    g.rows.flatMap((r) => r.cells.map((c) => ({ group: g.key, mode: r.mode, systems: r.submissionIds.length, position: c.position, chains: c.chains, value: c.value, vsOracle: c.vsOracle }))),
+    g.rows.flatMap((r) => r.cells.map((c) => ({ group: g.key, mode: r.mode, systems: r.submissionIds.length, position: c.position, chains: c.chains, value: c.value, vsOracle: c.vsOracle, runs: c.runs }))),
   );
 }
 
@@ -34,6 +34,9 @@ export function positionsExport(q: z.infer<typeof positionsExportQuerySchema>, v
       { label: "chains", value: (l) => l.chains },
       { label: "resolved_pct", value: (l) => l.value },
       { label: "vs_oracle", value: (l) => l.vsOracle },
+      // repeated runs (SPEC §7): the cell's run-to-run spread (lib/positions/view.ts); empty when every system ran once
+      { label: "runs_min_pct", value: (l) => l.runs?.min ?? null },
+      { label: "runs_max_pct", value: (l) => l.runs?.max ?? null },
     ],
     lines(table),
   );

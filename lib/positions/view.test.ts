@@ -54,6 +54,26 @@ describe("positionTable", () => {
     expect(m1.rows[2]!.cells.map((c) => c.value)).toEqual([50, 25, 0]);
   });
 
+  it("run-to-run spread: the mean of each system's lowest and highest run, a single run counting as both; none when every system ran once", () => {
+    const repeated: PositionSource = {
+      ...source("m3-base-s", "M3", "Baseline", "seq", 50, 30, 10),
+      runs: { perPosition: [{ position: 1, min: 40, max: 60 }, { position: 2, min: 20, max: 40 }, { position: 3, min: 0, max: 30 }] },
+    };
+    const t = positionTable([...SOURCES, repeated], "config");
+    const seq = t.groups[0]!.rows.find((r) => r.mode === "seq")!;
+    // M1 60/35/20 and M2 40/25/20 ran once; M3's runs span 40–60, 20–40, 0–30
+    expect(seq.cells.map((c) => c.runs)).toEqual([
+      { min: (60 + 40 + 40) / 3, max: (60 + 40 + 60) / 3 },
+      { min: (35 + 25 + 20) / 3, max: (35 + 25 + 40) / 3 },
+      { min: (20 + 20 + 0) / 3, max: (20 + 20 + 30) / 3 },
+    ]);
+    for (const c of seq.cells) {
+      expect(c.value).toBeGreaterThanOrEqual(c.runs!.min);
+      expect(c.value).toBeLessThanOrEqual(c.runs!.max);
+    }
+    expect(t.groups[0]!.rows.find((r) => r.mode === "oracle")!.cells.every((c) => c.runs === null)).toBe(true);
+  });
+
   it("no rows, no groups; and the chart series has one key per mode", () => {
     expect(positionTable([], "config")).toEqual({ by: "config", positions: [], chainsAt: [], groups: [] });
     const series = positionSeries(positionTable(SOURCES, "config").groups[0]!);

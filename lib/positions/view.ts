@@ -17,6 +17,8 @@ export type PositionSource = {
   system: { model: string; contextConfig: string };
   mode: Mode;
   perPosition: Omit<PositionRate, "ci">[];
+  /** a row of repeated runs (SPEC §7): each position's lowest and highest run */
+  runs?: { perPosition: { position: number; min: number; max: number }[] } | null;
 };
 
 export type PositionGrouping = "config" | "model";
@@ -29,6 +31,12 @@ export type PositionCell = {
   vsOracle: number | null;
   /** chains with a bug at this position (the rate's denominator, per system) */
   chains: number;
+  /**
+   * Run-to-run spread when a system of the cell has repeated runs: the mean
+   * over its systems of each one's lowest run and of its highest (a single run
+   * counts as both), so it brackets `value`; null when every system ran once.
+   */
+  runs: { min: number; max: number } | null;
 };
 
 export type PositionRow = { mode: Mode; submissionIds: string[]; cells: PositionCell[] };
@@ -58,7 +66,19 @@ export function positionTable(sources: readonly PositionSource[], by: PositionGr
       if (ofMode.length === 0) return [];
       const cells = positions.map((position) => {
         const rates = ofMode.flatMap((s) => s.perPosition.filter((p) => p.position === position));
-        return { position, value: mean(rates.map((r) => r.value)), vsOracle: null, chains: Math.max(0, ...rates.map((r) => r.n)) };
+        const spans = ofMode.flatMap((s) => {
+          const rate = s.perPosition.find((p) => p.position === position);
+          if (!rate) return [];
+          return [s.runs?.perPosition.find((p) => p.position === position) ?? { min: rate.value, max: rate.value, single: true }];
+        });
+        const repeated = spans.some((x) => !("single" in x));
+        return {
+          position,
+          value: mean(rates.map((r) => r.value)),
+          vsOracle: null,
+          chains: Math.max(0, ...rates.map((r) => r.n)),
+          runs: repeated ? { min: mean(spans.map((x) => x.min))!, max: mean(spans.map((x) => x.max))! } : null,
+        };
       });
       return [{ mode, submissionIds: ofMode.map((s) => s.submissionId), cells }];
     });

@@ -25,7 +25,7 @@ import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
 import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { datasetModesSchema, parseColumn } from "@/lib/schemas/columns";
-import type { Mode } from "@/lib/schemas/prediction";
+import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { createSubmission, SubmissionError } from "@/lib/submissions/data";
 import { readMultipart } from "@/lib/submissions/multipart";
 import { quotaError, quotaUse, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
@@ -188,14 +188,27 @@ export type SubmitFormOptions = {
   versions: { version: string; modes: Mode[] }[];
   maxUploadBytes: number;
   maxPatchBytes: number;
+  /** the form opened to add a run to an entry (`/submit?run_of=`): what it fixes, and the run it will be */
+  runOf: { id: string; systemId: string; version: string; mode: Mode; run: number } | null;
 };
 
-export async function submitFormOptions(viewer: Viewer, limits: IntakeLimits = intakeLimitsFromEnv()): Promise<SubmitFormOptions> {
-  const [systems, versions] = await Promise.all([
+/** The entry a `run_of` id names, if it is a submission of one of the viewer's teams' systems. */
+async function runOfChoice(viewer: Viewer, id: string): Promise<SubmitFormOptions["runOf"]> {
+  const row = await db.submission.findUnique({ where: { id }, select: { id: true, runOfId: true, systemId: true, mode: true, datasetVersion: { select: { version: true } }, system: { select: { teamId: true } } } });
+  if (!row || !canActForTeam(viewer, row.system.teamId)) return null;
+  const first = row.runOfId ?? row.id;
+  const last = await db.submission.aggregate({ where: { OR: [{ id: first }, { runOfId: first }] }, _max: { run: true } });
+  return { id: row.id, systemId: row.systemId, version: row.datasetVersion.version, mode: modeSchema.parse(row.mode), run: (last._max.run ?? 1) + 1 };
+}
+
+export async function submitFormOptions(viewer: Viewer, limits: IntakeLimits = intakeLimitsFromEnv(), runOf?: string): Promise<SubmitFormOptions> {
+  const [systems, versions, entry] = await Promise.all([
     systemsForTeams(viewer.teams.map((t) => t.id)),
     db.datasetVersion.findMany({ orderBy: [{ createdAt: "desc" }, { version: "desc" }], select: { version: true, modes: true } }),
+    runOf ? runOfChoice(viewer, runOf) : null,
   ]);
   return {
+    runOf: entry,
     systems,
     versions: versions.map((v) => ({ version: v.version, modes: parseColumn(datasetModesSchema, v.modes, "DatasetVersion.modes") })),
     maxUploadBytes: limits.maxUploadBytes,

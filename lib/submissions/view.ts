@@ -9,13 +9,15 @@
  * - its predictions (the team's patches): the team and reviewers only, even once public.
  * Scores reuse evaluator/scoring; results.jsonl lines reuse the evaluator's writer.
  */
-import type { Viewer } from "@/lib/authz";
+import { canReadSubmission, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import {
   parseColumn,
   submissionMetadataSchema,
+  submissionStatusSchema,
   testSplitSchema,
+  visibilitySchema,
   type SubmissionMetadata,
   type SubmissionStatus,
   type Visibility,
@@ -71,6 +73,11 @@ export type SubmissionView = {
   lastRegrade: SubmissionRegrade | null;
   /** what this viewer may do here (the page's buttons and links) */
   actions: SubmissionActions;
+  /**
+   * Repeated runs (SPEC §7): this submission's number in its entry and the
+   * entry's runs this viewer may read, in run order (just this one for a single run).
+   */
+  entry: { run: number; runs: { id: string; run: number; status: SubmissionStatus; visibility: Visibility }[] };
 };
 
 const testCounts = (text: string, column: string): TestCounts => {
@@ -143,7 +150,17 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     graders: graderUses(rows),
     lastRegrade: parseLastRegrade(row.lastRegrade),
     actions: availableActions(access.role, access.visibility, access.status),
+    entry: { run: row.run, runs: await entryRuns(viewer, row.runOfId ?? row.id, system.team.id) },
   };
+}
+
+/** The runs of an entry (by run 1's id) the viewer may read, in run order. */
+async function entryRuns(viewer: Viewer | null, first: string, teamId: string): Promise<SubmissionView["entry"]["runs"]> {
+  const rows = await db.submission.findMany({ where: { OR: [{ id: first }, { runOfId: first }] }, orderBy: { run: "asc" }, select: { id: true, run: true, status: true, visibility: true } });
+  return rows.flatMap((r) => {
+    const visibility = visibilitySchema.parse(r.visibility);
+    return canReadSubmission(viewer, { teamId, visibility }) ? [{ id: r.id, run: r.run, status: submissionStatusSchema.parse(r.status), visibility }] : [];
+  });
 }
 
 // ---------------------------------------------------------------- the JSON API

@@ -129,6 +129,8 @@ export type SubmissionActions = {
   rerun: boolean;
   /** the predictions (the team's patches): never public */
   predictions: boolean;
+  /** upload the next run of this submission's entry (SPEC §7 repeated runs): the team */
+  add_run: boolean;
 } & Record<VisibilityAction, boolean>;
 
 const OPEN_STATUSES: readonly SubmissionStatus[] = ["queued", "running"];
@@ -143,6 +145,7 @@ export function availableActions(role: SubmissionRole, visibility: Visibility, s
     cancel: role.team && isEvaluationOpen(status),
     rerun: mayDecide(role),
     predictions: role.team || role.reviewer,
+    add_run: role.team,
     request_publication: can("request_publication"),
     withdraw: can("withdraw"),
     approve: can("approve"),

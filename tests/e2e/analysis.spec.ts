@@ -83,7 +83,7 @@ test("per position: Table 3 and 4 layouts, one chart line per mode, the chain to
   await shot(page, "positions-with-paper");
 
   const lines = await download(page, page.locator("section", { has: page.locator("#by-config") }).getByRole("link", { name: "CSV" }));
-  expect(lines[0]).toBe("configuration,mode,systems,position,chains,resolved_pct,vs_oracle");
+  expect(lines[0]).toBe("configuration,mode,systems,position,chains,resolved_pct,vs_oracle,runs_min_pct,runs_max_pct");
   // Baseline × (Oracle, Seq) × positions 1–4
   expect(lines).toHaveLength(1 + 2 * 4);
   expect(lines.filter((l) => l.startsWith("Baseline,seq,8,4,"))).toHaveLength(1);

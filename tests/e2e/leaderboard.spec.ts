@@ -91,7 +91,9 @@ test("sorting by a column reorders the rows under a header that stays, with aria
   await expect(page).toHaveURL(/[?&]sort=cost\.asc\b/);
   await expect(header(page, /Cost \/ chain/)).toHaveAttribute("aria-sort", "ascending");
   await expect(header(page, /Per-bug %/)).not.toHaveAttribute("aria-sort", /.*/);
-  const costs = await bodyRows(board(page)).evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll("td")[5]?.textContent ?? ""));
+  // the cost cell by its header's place (the row header is a th; the other cells are tds)
+  const costColumn = (await board(page).locator("thead th").evaluateAll((ths) => ths.findIndex((th) => /Cost \/ chain/.test(th.textContent ?? "")))) - 1;
+  const costs = await bodyRows(board(page)).evaluateAll((trs, i) => trs.map((tr) => tr.querySelectorAll("td")[i]?.textContent ?? ""), costColumn);
   const numbers = costs.filter((c) => c.startsWith("$")).map((c) => Number(c.slice(1)));
   expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
   expect(await rowKeys(page)).not.toEqual(before);

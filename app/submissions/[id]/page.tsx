@@ -17,6 +17,7 @@ import { graderLabel } from "@/lib/submissions/grader-view";
 import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/submissions/visibility";
 import { utcWhen } from "@/lib/format";
 import { FactList } from "@/components/ui/FactList";
+import { SubmissionRuns } from "@/components/submissions/SubmissionRuns";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -69,6 +70,7 @@ export default async function SubmissionPage({ params }: Props) {
       )}
       {v.visibility === "pending_review" && <p className="muted">Publication requested {utcWhen(v.review.publishRequestedAt)}; waiting for a reviewer.</p>}
       <FactList facts={facts} />
+      <SubmissionRuns id={v.id} entry={v.entry} canAdd={v.actions.add_run} />
 
       <ProgressPanel initial={submissionJson(v)} />
 
