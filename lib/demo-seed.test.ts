@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEMO_RUNS, demoRunLines } from "@/lib/demo-seed";
+import { DEMO_RULES, DEMO_RUNS, demoManifest, demoRunLines } from "@/lib/demo-seed";
+import { checkManifest } from "@/lib/schemas/manifest";
 
 const file = (system: string) => readFileSync(join(process.cwd(), "demo", "predictions", `${system}.${DEMO_RUNS.mode}.jsonl`), "utf8");
 const lines = (text: string) => text.trim().split("\n").map((l) => JSON.parse(l) as { continuous_id: string; swebench_instance_id: string; model_patch: string; model_name_or_path: string });
@@ -30,5 +31,14 @@ describe("demoRunLines", () => {
 
   it("names a swap with no line to take", () => {
     expect(() => demoRunLines(base, new Map([["demo-gold", ""]]), [{ from: "demo-gold", chain: "inikit-chain-1", fromOrder: 1 }])).toThrow(/demo-gold has no line for inikit-chain-1 #1/);
+  });
+});
+
+describe("the demo's manifests", () => {
+  it("the entry's runs break no rule; demo-breaker's Seq run is flagged for its doubled time limit; the rest send none", () => {
+    expect(checkManifest(demoManifest(DEMO_RUNS.system, DEMO_RUNS.mode), DEMO_RULES)).toEqual([]);
+    expect(checkManifest(demoManifest("demo-breaker", "seq"), DEMO_RULES).map((b) => [b.field, b.action])).toEqual([["limits.time_limit_multiplier", "flag"]]);
+    expect(demoManifest("demo-gold", "seq")).toBeNull();
+    expect(demoManifest(DEMO_RUNS.system, "oracle")).toBeNull();
   });
 });

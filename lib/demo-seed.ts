@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { db } from "@/lib/db";
 import { modeSchema } from "@/lib/schemas/prediction";
-import { importDataset } from "@/lib/dataset/data";
+import { importDataset, setVersionRules } from "@/lib/dataset/data";
+import { checkManifest, type RuleBreach, type RunManifest, type VersionRules } from "@/lib/schemas/manifest";
 import { createSubmission } from "@/lib/submissions/data";
 import { ensureSystem } from "@/lib/teams/systems";
 
@@ -41,6 +42,39 @@ const DEMO_CUTOFFS: Record<string, string> = {
   "demo-overshoot": "2023-07-31",
   "demo-undershoot": "2023-04-30",
 };
+
+/** The demo version's rules (DatasetVersion.rules): set by the seed while none were ever set, an operator's change kept. */
+export const DEMO_RULES: VersionRules = {
+  no_test_lists: { action: "refuse" },
+  max_time_limit_multiplier: { value: 1, action: "flag" },
+  verified_min_runs: 3,
+};
+
+/**
+ * The run manifests the demo sends: every run of DEMO_RUNS's entry (so three
+ * reviewed runs make it "verified"), and demo-breaker's Seq run, which
+ * declares a doubled time limit (flagged: "rule breach").
+ */
+export function demoManifest(system: string, mode: string): RunManifest | null {
+  const runs = system === DEMO_RUNS.system && mode === DEMO_RUNS.mode;
+  const doubled = system === "demo-breaker" && mode === "seq";
+  if (!runs && !doubled) return null;
+  return {
+    agent: { name: "chainswe demo agent", version: "1.0" },
+    model: system,
+    limits: { steps_per_bug: null, time_per_bug_s: 300, time_limit_multiplier: doubled ? 2 : 1 },
+    context: "Baseline",
+    memory: "none",
+    visible: { hints: false, test_lists: false },
+    command: `node demo/agent.mjs demo --dataset demo/dataset.jsonl --system ${system}`,
+  };
+}
+
+/** A demo upload's manifest and what the demo rules flag in it (the demo's manifests break no refusing rule). */
+function manifestFields(system: string, mode: string): { manifest: RunManifest | null; ruleBreaches: RuleBreach[] } {
+  const manifest = demoManifest(system, mode);
+  return { manifest, ruleBreaches: checkManifest(manifest, DEMO_RULES) };
+}
 
 export type DemoSeed = { imported: boolean; created: { system: string; mode: string; id: string; run: number }[] };
 
@@ -90,6 +124,9 @@ export function demoRunLines(base: string, others: ReadonlyMap<string, string>, 
 export async function seedDemo(datasetPath: string, files: DemoPredictionFile[]): Promise<DemoSeed> {
   const exists = await db.datasetVersion.findUnique({ where: { version: DEMO_VERSION }, select: { id: true } });
   if (!exists) await importDataset(datasetPath, DEMO_VERSION);
+  // the demo rules unless an operator has set the version's rules (to none, even) since
+  const rules = await db.datasetVersion.findUniqueOrThrow({ where: { version: DEMO_VERSION }, select: { rulesSetAt: true } });
+  if (rules.rulesSetAt === null) await setVersionRules(DEMO_VERSION, DEMO_RULES);
   const created: DemoSeed["created"] = [];
   for (const f of files) {
     const mode = modeSchema.parse(f.mode);
@@ -106,7 +143,7 @@ export async function seedDemo(datasetPath: string, files: DemoPredictionFile[])
       select: { id: true },
     });
     if (already) continue;
-    const { id } = await createSubmission({ systemId, datasetVersion: DEMO_VERSION, mode, predictions: f.path, metadata: { source: "demo/predictions" } });
+    const { id } = await createSubmission({ systemId, datasetVersion: DEMO_VERSION, mode, predictions: f.path, metadata: { source: "demo/predictions" }, ...manifestFields(f.system, mode) });
     await publish(id);
     created.push({ system: f.system, mode, id, run: 1 });
   }
@@ -136,7 +173,15 @@ async function seedDemoRuns(files: DemoPredictionFile[]): Promise<DemoSeed["crea
       if (i < there) continue; // run i + 2 is there already
       const path = join(dir, `${DEMO_RUNS.system}.${DEMO_RUNS.mode}.run${i + 2}.jsonl`);
       await writeFile(path, demoRunLines(text, others, swaps));
-      const { id, run } = await createSubmission({ systemId: first.systemId, datasetVersion: DEMO_VERSION, mode: DEMO_RUNS.mode, predictions: path, runOf: first.id, metadata: { source: "demo/predictions", run_of: first.id } });
+      const { id, run } = await createSubmission({
+        systemId: first.systemId,
+        datasetVersion: DEMO_VERSION,
+        mode: DEMO_RUNS.mode,
+        predictions: path,
+        runOf: first.id,
+        metadata: { source: "demo/predictions", run_of: first.id },
+        ...manifestFields(DEMO_RUNS.system, DEMO_RUNS.mode),
+      });
       await publish(id);
       created.push({ system: DEMO_RUNS.system, mode: DEMO_RUNS.mode, id, run });
     }

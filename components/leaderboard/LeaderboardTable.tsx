@@ -89,6 +89,12 @@ const columns = helper.columns([
     meta: { numeric: true, title: "Runs of the same system and mode averaged in this row; its rates are their means, with their spread (min–max) below" },
   }),
   helper.accessor("cost", { header: "Cost / chain", sortDescFirst: false, meta: { numeric: true, title: "Mean over chains of the summed per-bug cost (USD)" } }),
+  helper.accessor("costPerSolved", {
+    id: "cost_per_solved",
+    header: "Cost / solved chain",
+    enableSorting: false,
+    meta: { numeric: true, title: "What one solved chain costs: cost per chain / chain solve rate (USD)" },
+  }),
   helper.accessor("peakContext", {
     id: "peak_context",
     header: "Peak context",
@@ -109,7 +115,12 @@ const columns = helper.columns([
     header: "Badges",
     enableSorting: false,
     meta: { className: "lb-badges" },
-    cell: ({ row: { original: r } }) => r.badges.map((b) => <span key={b.key} className={`badge lb-${b.key}`}>{b.label}</span>),
+    cell: ({ row: { original: r } }) =>
+      r.badges.map((b) => (
+        <span key={b.key} className={`badge lb-${b.key}`} title={b.title}>
+          {b.label}
+        </span>
+      )),
   }),
 ]);
 

@@ -49,7 +49,7 @@ function problemsFrom(status: number, body: Answer): Problems {
   return { ...NONE, top: message };
 }
 
-const FIELDS = ["system", "dataset_version", "mode", "metadata", "predictions", "run_of"];
+const FIELDS = ["system", "dataset_version", "mode", "metadata", "predictions", "run_of", "manifest"];
 
 function FieldError({ id, text }: { id: string; text: string | undefined }) {
   return text ? (
@@ -94,6 +94,8 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
     body.append("dataset_version", version);
     body.append("mode", mode);
     body.append("metadata", JSON.stringify(meta.metadata));
+    const manifest = form.get("manifest");
+    if (manifest instanceof File && manifest.name !== "") body.append("manifest", await manifest.text());
     body.append("predictions", file, file.name); // last: the fields are read before the file streams
     setBusy(true);
     setProblems(NONE);
@@ -179,6 +181,12 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
           JSONL, one line per bug; at most {mb(options.maxUploadBytes)}, and {Math.round(options.maxPatchBytes / 1024)} KB per patch.
         </span>
         <FieldError id={err("predictions")} text={problems.fields.predictions} />
+      </div>
+      <div className="field">
+        <label htmlFor="submit-manifest">Run manifest (optional)</label>
+        <input id="submit-manifest" type="file" name="manifest" accept=".json,application/json" aria-describedby={described("manifest")} />
+        <span className="muted">JSON: agent and version, model, step and time limits per bug, context, memory, whether hints or test lists were visible, the command (see the API guide). Checked against the dataset version&apos;s rules.</span>
+        <FieldError id={err("manifest")} text={problems.fields.manifest} />
       </div>
       <fieldset>
         <legend>About the run (optional, shown with the results)</legend>

@@ -1,6 +1,7 @@
 /**
  * `chainswe dataset import <file> --version v1`: a dataset version into the
  * portal's database, whole or not at all.
+ * `chainswe dataset rules <version> [file]`: a version's rules for run manifests.
  * `chainswe db migrate`: the committed migrations applied to DATABASE_URL
  * (SQLite or PostgreSQL: lib/db-migrate.ts).
  */
@@ -42,6 +43,33 @@ async function importCommand(fileArg: string, raw: Record<string, unknown>): Pro
   }
 }
 
+/** `chainswe dataset rules <version> [file]`: prints a version's rules for run manifests, or sets them from a JSON file. */
+async function rulesCommand(version: string, file: string | undefined): Promise<void> {
+  const { DatasetImportError, getVersionRules, setVersionRules } = await import("@/lib/dataset/data");
+  try {
+    if (file === undefined) {
+      const rules = await getVersionRules(version);
+      if (!rules) throw new DatasetImportError(`no dataset version ${version}`);
+      process.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
+      return;
+    }
+    const { readFile } = await import("node:fs/promises");
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(parseOptions("dataset rules", z.object({ file: readableFile }), { file }, ["file"]).file, "utf8"));
+    } catch (e) {
+      if (e instanceof SyntaxError) throw new DatasetImportError(`${file} is not JSON: ${e.message}`);
+      throw e;
+    }
+    const rules = await setVersionRules(version, raw);
+    process.stdout.write(`dataset ${version}'s rules: ${JSON.stringify(rules)}\n`);
+  } catch (e) {
+    if (!(e instanceof DatasetImportError)) throw e;
+    process.stderr.write(`chainswe: ${e.message}\n`);
+    process.exitCode = 2;
+  }
+}
+
 async function migrateCommand(): Promise<void> {
   await migrateDatabase(env().DATABASE_URL);
 }
@@ -53,6 +81,10 @@ export function registerDataset(program: Command): void {
     .description("validate a dataset (JSON array or JSONL) and store it as a new version, in one transaction")
     .requiredOption("--version <name>", "the version to create, e.g. v1 (never overwritten)")
     .action(importCommand);
+  dataset
+    .command("rules <version> [file]")
+    .description("a version's rules for run manifests (docs/API.md): print them, or set them from a JSON file")
+    .action(rulesCommand);
   program
     .command("db")
     .description("the portal's database (DATABASE_URL)")

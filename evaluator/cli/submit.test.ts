@@ -107,6 +107,29 @@ describe("chainswe submit", () => {
     expect(wrong.err()).toMatch(/refused \(400\): run_of: submission \S+ is of another dataset version or mode/);
   });
 
+  it("--manifest: a breach of a refusing rule is refused naming the field; a flagging one is stored with the submission", async () => {
+    const { setVersionRules } = await import("@/lib/dataset/data");
+    await setVersionRules("v1", { no_test_lists: { action: "refuse" }, max_time_limit_multiplier: { value: 1, action: "flag" } });
+    const manifest = { agent: { name: "a", version: "1" }, model: "m", limits: { steps_per_bug: null, time_per_bug_s: 600, time_limit_multiplier: 2 }, context: "Baseline", memory: "none", visible: { hints: false, test_lists: true }, command: "run it" };
+    const path = join(t.dir, "manifest.json");
+    await writeFile(path, JSON.stringify(manifest));
+    const refused = io();
+    const before = await t.db.submission.count();
+    expect(await runSubmit(DEMO_GOLD_SEQ, flags({ manifest: path }), refused.sink)).toBe(1);
+    expect(refused.err()).toMatch(/refused \(400\): manifest: breaks dataset version v1's rules: visible\.test_lists: /);
+    expect(await t.db.submission.count()).toBe(before);
+    await writeFile(path, JSON.stringify({ ...manifest, visible: { hints: false, test_lists: false } }));
+    const flagged = io();
+    expect(await runSubmit(DEMO_GOLD_SEQ, flags({ manifest: path }), flagged.sink)).toBe(0);
+    const id = /^submission (\S+)\n/.exec(flagged.out())![1]!;
+    const row = await t.db.submission.findUniqueOrThrow({ where: { id }, select: { manifest: true, ruleBreaches: true } });
+    expect(JSON.parse(row.manifest!)).toMatchObject({ agent: { name: "a" }, limits: { time_limit_multiplier: 2 } });
+    expect(JSON.parse(row.ruleBreaches)).toEqual([{ field: "limits.time_limit_multiplier", rule: "max_time_limit_multiplier", action: "flag", message: "2 is over this version's 1" }]);
+    const missing = io();
+    expect(await runSubmit(DEMO_GOLD_SEQ, flags({ manifest: join(t.dir, "none.json") }), missing.sink)).toBe(2);
+    await setVersionRules("v1", {});
+  });
+
   it("prints every bad line and exits 1 when the portal refuses the file", async () => {
     const path = join(t.dir, "bad.jsonl");
     await writeFile(path, `{"continuous_id": "nope", "swebench_instance_id": "x", "model_patch": ""}\n{oops\n`);

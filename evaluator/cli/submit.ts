@@ -8,6 +8,7 @@
  * cancelled; 2 a usage problem found before anything was sent.
  */
 import { openAsBlob } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
@@ -23,6 +24,7 @@ export type SubmitFlags = {
   meta: string[];
   chains?: string;
   runOf?: string;
+  manifest?: string;
   wait?: boolean;
   pollSeconds: string;
 };
@@ -63,6 +65,7 @@ export const submitOptionsSchema = z.object({
   meta: z.array(z.string().regex(/^[^=]+=/, "expected key=value")),
   chains: z.string().optional(),
   runOf: z.string().trim().min(1).optional(),
+  manifest: readableFile.optional(),
   wait: z.boolean().optional(),
   pollSeconds: positiveOption,
 });
@@ -142,6 +145,12 @@ export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo =
   } catch (e) {
     return usage(`cannot read ${file}: ${(e as Error).message}`);
   }
+  let manifest: string | undefined;
+  try {
+    manifest = flags.manifest === undefined ? undefined : await readFile(flags.manifest, "utf8");
+  } catch (e) {
+    return usage(`cannot read ${flags.manifest}: ${(e as Error).message}`);
+  }
   const base = flags.server.replace(/\/+$/, "");
   const headers = { authorization: `Bearer ${flags.token}`, accept: "application/json" };
   const form = new FormData();
@@ -151,6 +160,8 @@ export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo =
   if (flags.meta.length) form.append("metadata", JSON.stringify(meta.metadata));
   if (flags.chains) form.append("chains", flags.chains);
   if (flags.runOf) form.append("run_of", flags.runOf);
+  // the portal checks it (schema, then the version's rules) and names any bad field
+  if (manifest !== undefined) form.append("manifest", manifest);
   form.append("predictions", blob, basename(file)); // last, so the portal has the fields before the file streams
 
   const res = await io.fetch(`${base}/api/v1/submissions`, { method: "POST", headers, body: form });
@@ -177,6 +188,7 @@ export function registerSubmit(program: Command): void {
     .requiredOption("--dataset-version <version>", "e.g. v1")
     .option("--meta <key=value>", "metadata shown with the results (repeatable)", collect, [] as string[])
     .option("--chains <ids>", "comma-separated chain ids to grade (default: all)")
+    .option("--manifest <file>", "the run manifest, JSON: agent, model, limits, context, memory, what was visible, command (docs/API.md)")
     .option("--run-of <submission>", "repeated runs: this file is the next run of that submission's entry (same system, version, mode, chains)")
     .option("--wait", "poll until the evaluation ends; exit 0 only if it completed")
     .option("--poll-seconds <n>", "with --wait, seconds between polls", "2")

@@ -50,6 +50,8 @@ export {
   scoreOutcomes,
   scoreOutcomeSets,
   scoreValues,
+  scoreGroupValues,
+  costPerSolvedChain,
   type RunValues,
   headlineRates,
   chainTotals,

@@ -96,6 +96,15 @@ export function scoreValues(outcomes: readonly ChainOutcome[], run: RunName, opt
   return scoreGroupValues([outcomes], run, opts);
 }
 
+/**
+ * What one solved chain costs: the mean cost per chain over the chain solve
+ * rate (equal to total cost / chains solved when every chain reports a cost;
+ * for repeated runs, over all of them). Null without a cost or a solved chain.
+ */
+export function costPerSolvedChain(v: Pick<RunValues, "cost_per_chain" | "chain">): number | null {
+  return v.cost_per_chain === null || v.chain === 0 ? null : v.cost_per_chain / (v.chain / 100);
+}
+
 const spanOf = (xs: number[]) => ({ min: Math.min(...xs), max: Math.max(...xs) });
 
 /**

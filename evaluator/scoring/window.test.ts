@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chainErrorBreakdown, chainErrorBreakdownOf, chainErrors } from "@/evaluator/analysis";
 import { bugDay, bugWindowSchema, chainsInWindow, dayAfter } from "./window";
 import { chainRecords, scoreChainRecords } from "./outcomes";
-import { scoreOutcomes, scoreRun, scoreValues } from "./score-run";
+import { costPerSolvedChain, scoreOutcomes, scoreRun, scoreValues } from "./score-run";
 import { scoreRunsInWindow } from "./window";
 import { makeRun } from "./test-fixtures";
 
@@ -193,5 +193,14 @@ describe("a row of repeated runs (SPEC §7)", () => {
     expect(row!.runs!.by_run.map((r) => r.chain)).toEqual([0, 0, 100]);
     expect(row!.runs!.pass_k.value).toBe(0);
     expect(row!.per_bug.value).toBeCloseTo((0 + 100 / 3 + 100) / 3, 12);
+  });
+});
+
+describe("costPerSolvedChain", () => {
+  it("is the cost per chain over the chain solve rate: total cost / chains solved when every chain reports a cost", () => {
+    // 4 chains costing 2 each, 1 solved: $8 for one solved chain
+    expect(costPerSolvedChain({ cost_per_chain: 2, chain: 25 })).toBe(8);
+    expect(costPerSolvedChain({ cost_per_chain: 2, chain: 0 })).toBeNull();
+    expect(costPerSolvedChain({ cost_per_chain: null, chain: 50 })).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/lib/dataset/stats";
 import { db, isUniqueViolation } from "@/lib/db";
+import { versionRulesSchema, type VersionRules } from "@/lib/schemas/manifest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Bug as BugRow, Chain as ChainRow } from "@/lib/generated/prisma/client";
 import { chainSchema, type Bug, type Chain } from "@/lib/schemas/dataset";
@@ -111,6 +112,28 @@ export async function importDataset(path: string, version: string): Promise<Data
     throw e;
   }
   return { version, sha256: dataset.sha256, stats, warnings: dataset.warnings };
+}
+
+/** A version's rules for run manifests (lib/schemas/manifest.ts), or null for an unknown version. */
+export async function getVersionRules(version: string): Promise<VersionRules | null> {
+  const row = await db.datasetVersion.findUnique({ where: { version }, select: { rules: true } });
+  return row ? parseColumn(versionRulesSchema, row.rules, "DatasetVersion.rules") : null;
+}
+
+/**
+ * Sets a version's rules, checked by their schema (InputError-free: a
+ * DatasetImportError naming the field). They apply to later uploads; a
+ * submission keeps the breaches recorded when it was received.
+ */
+export async function setVersionRules(version: string, rules: unknown): Promise<VersionRules> {
+  const parsed = versionRulesSchema.safeParse(rules);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new DatasetImportError(`rules: ${issue.path.join(".") || "(the object)"}: ${issue.message}`);
+  }
+  const updated = await db.datasetVersion.updateMany({ where: { version }, data: { rules: columnJson(versionRulesSchema, parsed.data), rulesSetAt: new Date() } });
+  if (updated.count === 0) throw new DatasetImportError(`no dataset version ${version}`);
+  return parsed.data;
 }
 
 /** Every imported version, newest first. */

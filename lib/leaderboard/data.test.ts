@@ -184,6 +184,13 @@ describe("repeated runs on the leaderboard", () => {
     expect(row.runs!.passK.value).toBeCloseTo(each[2]!.chain.value, 9);
     expect(row.runs!.passK.ci[0]).toBeLessThanOrEqual(row.runs!.passK.value);
     expect(row.perBug.ci[0]).toBeLessThan(row.perBug.ci[1]);
+    // verified by the version's rules: three reviewed runs, no breach; not with four asked for
+    const { setVersionRules } = await import("@/lib/dataset/data");
+    await setVersionRules("v1", { verified_min_runs: 3 });
+    expect((await rowOf()).verified).toBe(true);
+    await setVersionRules("v1", { verified_min_runs: 4 });
+    expect((await rowOf()).verified).toBe(false);
+    await setVersionRules("v1", {});
     // per position: the spread over runs brackets the mean
     for (const [i, p] of row.perPosition.entries()) {
       expect(row.runs!.perPosition[i]!.min).toBeLessThanOrEqual(p.value);

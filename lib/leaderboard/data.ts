@@ -20,6 +20,7 @@
 import { z } from "zod";
 import {
   bugWindowSchema,
+  costPerSolvedChain,
   positionSetSchema,
   relativeChange,
   headlinesInWindow,
@@ -36,6 +37,7 @@ import {
 import { db } from "@/lib/db";
 import { parseColumn, systemLinksSchema } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { isVerified, ruleBreachesSchema, versionRulesSchema, type RuleBreach, type VersionRules } from "@/lib/schemas/manifest";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
 import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
@@ -62,6 +64,8 @@ export type LeaderboardRow = {
   perPosition: PositionRate[];
   /** mean over chains of the chain's summed cost_usd; null when no bug reported one */
   costPerChain: number | null;
+  /** what a solved chain costs (costPerSolvedChain); null without a cost or a solved chain */
+  costPerSolvedChain: number | null;
   /** mean over chains of the chain's max peak_context_tokens */
   peakContext: number | null;
   /** (this − Oracle) / Oracle for the same system, as a fraction; null for Oracle rows or without one */
@@ -72,6 +76,10 @@ export type LeaderboardRow = {
   reviewed: boolean;
   /** a row of k ≥ 2 runs (SPEC §7): its rates above are means over them; null for a single run */
   runs: RowRuns<Estimate> | null;
+  /** the version's rules its runs' manifests broke (flagged, not refused), by run */
+  breaches: (RuleBreach & { run: number })[];
+  /** enough reviewed runs and no breach, by the version's rules (verified_min_runs); false without that rule */
+  verified: boolean;
 };
 
 type Span = { min: number; max: number };
@@ -219,15 +227,16 @@ async function valuesBoard(q: LeaderboardQuery, data?: string): Promise<Leaderbo
  * A fingerprint of everything the leaderboard is made of: every change to a
  * submission (status, visibility, review) bumps its updatedAt, as every change
  * to a system does; scores are rewritten with a new computedAt or deleted; a
- * dataset version is added or removed; team names never change. One query of
- * six aggregates over small tables, so callers can keep what they derived from
+ * dataset version is added or removed, or its rules set; team names never
+ * change. One query of seven aggregates over small tables, so callers can keep what they derived from
  * the leaderboard while it is unchanged.
  */
 export async function leaderboardDataVersion(): Promise<string> {
   const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT
     (SELECT max("updatedAt") FROM "Submission") AS s, (SELECT count(*) FROM "Submission") AS sn,
     (SELECT max("computedAt") FROM "SubmissionScore") AS c, (SELECT count(*) FROM "SubmissionScore") AS cn,
-    (SELECT max("updatedAt") FROM "System") AS y, (SELECT count(*) FROM "DatasetVersion") AS v`;
+    (SELECT max("updatedAt") FROM "System") AS y, (SELECT count(*) FROM "DatasetVersion") AS v,
+    (SELECT max("rulesSetAt") FROM "DatasetVersion") AS r`;
   return Object.values(row ?? {})
     .map((v) => (v instanceof Date ? v.toISOString() : String(v)))
     .join("|");
@@ -269,6 +278,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       reviewedAt: true,
       runOfId: true,
       run: true,
+      ruleBreaches: true,
       score: { select: { computedAt: true } },
       system: { select: { ...systemFactsSelect, team: { select: { name: true, slug: true } } } },
     },
@@ -290,11 +300,14 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     q,
     window,
   );
+  const rules = await versionRules(version);
   const rows: LeaderboardValueRow[] = [];
   for (const s of newest) {
     const v = scoring.values.get(s.id);
     if (!v) continue; // deleted since the first query (a re-run): gone on the next request too
     const { team, links, ...system } = s.system;
+    const reviewed = s.runs.every((r) => r.reviewedAt !== null);
+    const breaches = s.runs.flatMap((r) => parseColumn(ruleBreachesSchema, r.ruleBreaches, "Submission.ruleBreaches").map((b) => ({ ...b, run: r.run })));
     rows.push({
       submissionId: s.id,
       system: { ...system, links: parseColumn(systemLinksSchema, links, "System.links") },
@@ -304,12 +317,15 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       chain: { value: v.chain },
       perPosition: v.per_position,
       costPerChain: v.cost_per_chain,
+      costPerSolvedChain: costPerSolvedChain(v),
       peakContext: v.peak_context_tokens,
       vsOracle: { perBug: null, chain: null },
       counts: { chains: v.counts.chains, bugs: v.counts.bugs, resolved: v.counts.resolved, chainsResolved: v.counts.chains_resolved },
       finishedAt: s.finishedAt,
-      reviewed: s.runs.every((r) => r.reviewedAt !== null),
+      reviewed,
       runs: v.runs ? rowRuns(v.runs, s.runs.map((r) => r.id), { value: v.runs.pass_k }) : null,
+      breaches,
+      verified: isVerified(rules, { runs: s.runs.length, reviewed, breaches: breaches.length }),
     });
   }
   const oracleOf = new Map(rows.filter((r) => r.mode === "oracle").map((r) => [r.system.id, r]));
@@ -323,6 +339,12 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
 function withCompletion(board: LeaderboardValues, scorers: Scorers): LeaderboardValues {
   completions.set(board, { ...scorers, done: new Map(), headlines: new Map() });
   return board;
+}
+
+/** A version's rules (run manifests, the verified badge). */
+async function versionRules(version: string): Promise<VersionRules> {
+  const row = await db.datasetVersion.findUnique({ where: { version }, select: { rules: true } });
+  return row ? parseColumn(versionRulesSchema, row.rules, "DatasetVersion.rules") : {};
 }
 
 /** A row's spread as the API and pages name it. */

@@ -27,6 +27,8 @@ export type ApiRow = {
   chain: Estimate;
   vs_oracle: { per_bug: number | null; chain: number | null };
   cost_per_chain: number | null;
+  /** what one solved chain costs: cost_per_chain / (chain % / 100); null without a cost or a solved chain */
+  cost_per_solved_chain: number | null;
   peak_context_tokens: number | null;
   per_position: LeaderboardRow["perPosition"];
   counts: { chains: number; bugs: number; resolved: number; chains_resolved: number };
@@ -44,6 +46,10 @@ export type ApiRow = {
     per_position: { position: number; min: number; max: number }[];
     by_run: { per_bug: number; chain: number }[];
   } | null;
+  /** enough reviewed runs and no rule broken, by the dataset version's rules */
+  verified: boolean;
+  /** the version's rules the runs' manifests broke (flagged on upload) */
+  rule_breaches: { run: number; field: string; rule: string; message: string }[];
 };
 
 export type ApiReportedRow = {
@@ -67,6 +73,7 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     chain: r.chain,
     vs_oracle: { per_bug: r.vsOracle.perBug, chain: r.vsOracle.chain },
     cost_per_chain: r.costPerChain,
+    cost_per_solved_chain: r.costPerSolvedChain,
     peak_context_tokens: r.peakContext,
     per_position: r.perPosition,
     counts: { chains: r.counts.chains, bugs: r.counts.bugs, resolved: r.counts.resolved, chains_resolved: r.counts.chainsResolved },
@@ -83,6 +90,8 @@ export function apiRow(r: LeaderboardRow): ApiRow {
       per_position: r.runs.perPosition,
       by_run: r.runs.byRun.map((x) => ({ per_bug: x.perBug, chain: x.chain })),
     },
+    verified: r.verified,
+    rule_breaches: r.breaches.map((b) => ({ run: b.run, field: b.field, rule: b.rule, message: b.message })),
   };
 }
 
@@ -148,11 +157,14 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "chain_pass_k_ci_low", value: (l) => num(evaluated(l)?.runs?.pass_k.ci[0]) },
   { label: "chain_pass_k_ci_high", value: (l) => num(evaluated(l)?.runs?.pass_k.ci[1]) },
   { label: "cost_per_chain_usd", value: (l) => num(l.row.cost_per_chain) },
+  { label: "cost_per_solved_chain_usd", value: (l) => num(evaluated(l)?.cost_per_solved_chain) },
   { label: "peak_context_tokens", value: (l) => num(evaluated(l)?.peak_context_tokens) },
   { label: "finished_at", value: (l) => evaluated(l)?.finished_at },
   { label: "open_weights", value: (l) => bool(evaluated(l)?.open_weights) },
   { label: "open_scaffold", value: (l) => bool(evaluated(l)?.open_scaffold) },
   { label: "reviewed", value: (l) => bool(evaluated(l)?.reviewed) },
+  { label: "verified", value: (l) => bool(evaluated(l)?.verified) },
+  { label: "rule_breaches", value: (l) => evaluated(l)?.rule_breaches.map((b) => `run ${b.run}: ${b.field}`).join("; ") },
   // the population each row is scored over: the version's chains, or those a bug-date window keeps
   { label: "chains", value: (l) => evaluated(l)?.counts.chains },
   { label: "bugs", value: (l) => evaluated(l)?.counts.bugs },

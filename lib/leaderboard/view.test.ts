@@ -8,13 +8,29 @@ import type { LeaderboardRow } from "@/lib/leaderboard/data";
 describe("printed rows", () => {
   it("prints numbers as the paper does, with the change against Oracle beside them", () => {
     const d = displayRow(row({ name: "a", mode: "seq", perBug: 49, cost: 5.6, vs: -0.29 }));
-    expect(d.perBug).toEqual({ value: "49.0", ci: "[44.9, 53.1]", vsOracle: "−29%" });
+    expect(d.perBug).toEqual({ value: "49.0", ci: "[44.9, 53.1]", vsOracle: "−29%", spread: null });
     expect(d.cost).toBe("$5.60");
     expect(d.peakContext).toBe("48.2k");
     expect(d.href).toBe(`/submissions/${d.id}`);
     expect(d.date).toBe("2025-03-01");
     expect(d.badges.map((b) => b.label)).toEqual(["reviewed"]);
     expect(displayRow(row({ name: "a" })).perBug.vsOracle).toBeNull();
+    // a single run: no pass^k, no spread
+    expect([d.runs, d.passK, d.chain.spread]).toEqual([null, null, null]);
+  });
+
+  it("a row of repeated runs prints its spread and pass^k; verified and rule-breach badges say why", () => {
+    const base = row({ name: "r", mode: "seq", chain: 60 });
+    const runs = { k: 3, submissionIds: ["a", "b", "c"], perBug: { min: 62.5, max: 87.5 }, chain: { min: 40, max: 80 }, passK: { value: 40, ci: [0, 80] as [number, number] }, perPosition: [], byRun: [] };
+    const d = displayRow({ ...base, runs, verified: true, breaches: [{ run: 2, field: "visible.hints", rule: "no_hints", action: "flag", message: "the agent saw hints" }] });
+    expect(d.runs).toBe(3);
+    expect(d.chain.spread).toBe("runs 40.0–80.0");
+    expect(d.perBug.spread).toBe("runs 62.5–87.5");
+    expect(d.passK).toEqual({ value: "40.0", ci: "[0.0, 80.0]", vsOracle: null });
+    expect(d.badges.map((b) => b.label)).toEqual(["reviewed", "verified", "rule breach"]);
+    expect(d.badges.at(-1)!.title).toBe("run 2: visible.hints: the agent saw hints");
+    // cost per solved chain: $1 per chain at 60% solved
+    expect(d.costPerSolved).toBe("$1.67");
   });
 });
 

@@ -6,6 +6,7 @@
  * these. The view's URL state is lib/leaderboard/url.ts; which rows, in
  * which order, lib/leaderboard-rows.ts.
  */
+import { costPerSolvedChain } from "@/evaluator/scoring/score-run";
 import { MODE_LABELS, formatCost, formatInterval, formatPercent, formatRelativeChange, formatTokens } from "@/evaluator/scoring/format";
 import type { Leaderboard, LeaderboardShownRow, LeaderboardValueRow } from "@/lib/leaderboard/data";
 import { leaderboardHref, type LeaderboardView } from "@/lib/leaderboard/url";
@@ -22,7 +23,8 @@ export const PAGE_ROWS = 100;
 
 // ---------------------------------------------------------------- as the table prints them
 
-export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed"; label: string };
+/** `title`: what a badge stands on (a rule breach's fields), for its tooltip */
+export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach"; label: string; title?: string };
 /**
  * A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported
  * rows), `−29%` against Oracle (null for Oracle rows), and for a row of
@@ -46,6 +48,8 @@ export type DisplayRow = {
   runs: number | null;
   passK: RateCell | null;
   cost: string;
+  /** what one solved chain costs; "—" without a cost or a solved chain */
+  costPerSolved: string;
   peakContext: string;
   /** the evaluation's finishing day (UTC) */
   date: string | null;
@@ -64,6 +68,10 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): Display
   if (r.system.openWeights) badges.push({ key: "open_weights", label: "open weights" });
   if (r.system.openScaffold) badges.push({ key: "open_scaffold", label: "open scaffold" });
   if (r.reviewed) badges.push({ key: "reviewed", label: "reviewed" });
+  if (r.verified) badges.push({ key: "verified", label: "verified", title: "Enough reviewed runs for this dataset version's rules, and no rule broken" });
+  if (r.breaches.length > 0) {
+    badges.push({ key: "rule_breach", label: "rule breach", title: r.breaches.map((b) => `run ${b.run}: ${b.field}: ${b.message}`).join("\n") });
+  }
   return {
     id: r.submissionId,
     href: submissionPageUrl(r.submissionId),
@@ -73,6 +81,7 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): Display
     runs: r.runs?.k ?? null,
     passK: r.runs ? { value: formatPercent(r.runs.passK.value), ci: formatInterval(r.runs.passK.ci), vsOracle: null } : null,
     cost: formatCost(r.costPerChain),
+    costPerSolved: formatCost(r.costPerSolvedChain),
     peakContext: formatTokens(r.peakContext),
     date: finishedDay(r.finishedAt),
     badges,
@@ -102,6 +111,7 @@ export function displayReportedRow(r: ReportedMainRow): DisplayRow {
     runs: null,
     passK: null,
     cost: formatCost(r.costPerChain),
+    costPerSolved: formatCost(costPerSolvedChain({ cost_per_chain: r.costPerChain, chain: r.chain })),
     peakContext: formatTokens(null),
     date: null,
     badges: [],

@@ -16,6 +16,7 @@ import type { Tx } from "@/evaluator/queue/settle";
 import { db, isUniqueViolation } from "@/lib/db";
 import { FieldError } from "@/lib/errors";
 import { RUN_OF_FIELD } from "@/lib/submissions/request";
+import { ruleBreachesSchema, runManifestSchema, type RuleBreach, type RunManifest } from "@/lib/schemas/manifest";
 import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetadata } from "@/lib/schemas/columns";
 import type { Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
@@ -62,6 +63,9 @@ export type NewSubmission = {
    * over the same chains.
    */
   runOf?: string | null;
+  /** the run manifest (how the predictions were produced), and the version's rules it broke that only flag */
+  manifest?: RunManifest | null;
+  ruleBreaches?: RuleBreach[];
   /**
    * Runs first inside the storing transaction and may throw to refuse (the daily
    * quota): a check there cannot be raced by another upload of the same team.
@@ -140,7 +144,16 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
       await input.admit?.(tx);
       const entry = input.runOf ? await nextRun(tx, input.runOf, { systemId, datasetVersionId, mode: input.mode, chainIds }) : { runOfId: null, run: 1 };
       const submission = await tx.submission.create({
-        data: { systemId, datasetVersionId, mode: input.mode, metadata, submittedById: input.submittedById ?? null, ...entry },
+        data: {
+          systemId,
+          datasetVersionId,
+          mode: input.mode,
+          metadata,
+          submittedById: input.submittedById ?? null,
+          ...entry,
+          manifest: input.manifest ? columnJson(runManifestSchema, input.manifest) : null,
+          ruleBreaches: columnJson(ruleBreachesSchema, input.ruleBreaches ?? []),
+        },
         select: { id: true, run: true },
       });
       await tx.prediction.createMany({ data: rows.map((r) => ({ ...r, submissionId: submission.id })) });

@@ -90,6 +90,12 @@ describe("getFailurePage: who may read what", () => {
     await expect(failure.getFailurePage(member, oracleId, CHAIN, 2)).resolves.toMatchObject({ submission: { id: oracleId } });
   });
 
+  it("the agent's effort on the bug, as its prediction line reported it, is public like the row's costs", async () => {
+    const page = await failure.getFailurePage(null, seqId, CHAIN, 2);
+    expect(page.effort).toEqual({ cost_usd: 0.7039, input_tokens: 469800, output_tokens: 11660, peak_context_tokens: 131500, turns: 26 });
+    expect(page.agentPatch).toEqual({ visible: false });
+  });
+
   it("an unknown bug, chain or submission is not found", async () => {
     await expect(failure.getFailurePage(member, seqId, CHAIN, 9)).rejects.toBeInstanceOf(NotFoundError);
     await expect(failure.getFailurePage(member, seqId, CHAIN, Number.NaN)).rejects.toBeInstanceOf(NotFoundError);

@@ -29,7 +29,7 @@ import {
   type SubmissionStatus,
   type Visibility,
 } from "@/lib/schemas/columns";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { modeSchema, predictionMetaSchema, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
 import { fingerprintSchema, type Fingerprint } from "@/lib/schemas/results";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
 import { readableSubmission } from "@/lib/submissions/access";
@@ -105,6 +105,8 @@ export type FailurePage = {
   agentPatch: { visible: false } | { visible: true; files: DiffFileView[]; empty: boolean };
   /** this submission's verdict on every bug of the chain, for navigation */
   chain: { order: number; swebenchInstanceId: string; resolved: boolean | null }[];
+  /** what the agent spent on this bug, as its prediction line reported it (tokens, steps, time, cost); null without a line */
+  effort: PredictionMeta | null;
 };
 
 type ResultRow = NonNullable<Awaited<ReturnType<typeof resultRow>>>;
@@ -230,7 +232,8 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
   const mayReadPatch = access.role.team || access.role.reviewer;
   const [chainError, prediction, verdicts] = await Promise.all([
     chainErrorFor(sides, continuousId, order),
-    mayReadPatch ? db.prediction.findUnique({ where: { submissionId_continuousId_order: { submissionId, continuousId, order } }, select: { modelPatch: true } }) : null,
+    // the figures are public like the row's costs; the patch is for the team and reviewers only
+    db.prediction.findUnique({ where: { submissionId_continuousId_order: { submissionId, continuousId, order } }, select: { modelPatch: mayReadPatch, meta: true } }),
     db.bugResult.findMany({ where: { submissionId, continuousId }, select: { order: true, resolved: true } }),
   ]);
   // the grader's record of the gold files when there is one; the same files as the gold patch names
@@ -261,5 +264,6 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
       ? { visible: true, files: diffFiles(prediction?.modelPatch ?? ""), empty: (prediction?.modelPatch ?? "").trim() === "" }
       : { visible: false },
     chain: chain.bugs.map((b) => ({ order: b.order, swebenchInstanceId: b.swebenchInstanceId, resolved: resolvedAt.get(b.order) ?? null })),
+    effort: prediction ? parseColumn(predictionMetaSchema, prediction.meta, "Prediction.meta") : null,
   };
 }

@@ -25,6 +25,7 @@ import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
 import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { datasetModesSchema, parseColumn } from "@/lib/schemas/columns";
+import { checkManifest, versionRulesSchema, type RuleBreach } from "@/lib/schemas/manifest";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { createSubmission, SubmissionError } from "@/lib/submissions/data";
 import { readMultipart } from "@/lib/submissions/multipart";
@@ -70,8 +71,9 @@ async function ownSystem(viewer: Viewer, ref: string) {
   return system;
 }
 
-async function checkDatasetVersion(request: SubmissionRequest): Promise<void> {
-  const version = await db.datasetVersion.findUnique({ where: { version: request.dataset_version }, select: { id: true, modes: true } });
+/** The version's checks; answers the rules the manifest broke that only flag (those that refuse throw, every one named). */
+async function checkDatasetVersion(request: SubmissionRequest): Promise<RuleBreach[]> {
+  const version = await db.datasetVersion.findUnique({ where: { version: request.dataset_version }, select: { id: true, modes: true, rules: true } });
   if (!version) throw new FieldError("dataset_version", `unknown dataset version ${request.dataset_version}`);
   const modes = parseColumn(datasetModesSchema, version.modes, "DatasetVersion.modes");
   if (!modes.includes(request.mode)) {
@@ -83,6 +85,12 @@ async function checkDatasetVersion(request: SubmissionRequest): Promise<void> {
     const unknown = request.chains.filter((id) => !have.has(id));
     if (unknown.length) throw new FieldError("chains", `dataset version ${request.dataset_version} has no chain(s) ${unknown.join(", ")}`);
   }
+  const breaches = checkManifest(request.manifest ?? null, parseColumn(versionRulesSchema, version.rules, "DatasetVersion.rules"));
+  const refused = breaches.filter((b) => b.action === "refuse");
+  if (refused.length) {
+    throw new FieldError("manifest", `breaks dataset version ${request.dataset_version}'s rules: ${refused.map((b) => `${b.field}: ${b.message}`).join("; ")}`);
+  }
+  return breaches;
 }
 
 /** Predictions are plain JSON Lines: an archive or compressed file is refused by name, never unpacked. */
@@ -129,7 +137,7 @@ export async function receiveSubmission(
     if (!file) throw new FieldError(PREDICTIONS_FIELD, "required: a predictions JSONL file");
     await refuseArchive(file);
     const system = await ownSystem(viewer, request.system);
-    await checkDatasetVersion(request);
+    const flagged = await checkDatasetVersion(request);
     const now = opts.now ?? new Date();
     const checkQuota = async (client: Tx | typeof db) => {
       // inside the storing transaction, take the team's row lock first: PostgreSQL (read committed) would
@@ -160,6 +168,8 @@ export async function receiveSubmission(
       metadata: request.metadata ?? {},
       submittedById: viewer.id,
       runOf: request.run_of ?? null,
+      manifest: request.manifest ?? null,
+      ruleBreaches: flagged,
     }).catch(async (e: unknown) => {
       if (e instanceof InputError || e instanceof SubmissionError || e instanceof FieldError || (e instanceof LimitError && e.status === 413)) {
         await recordRefusedUpload(viewer.id, now);

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { FieldError } from "@/lib/errors";
 import { submissionMetadataSchema } from "@/lib/schemas/columns";
+import { runManifestSchema } from "@/lib/schemas/manifest";
 import { modeSchema } from "@/lib/schemas/prediction";
 
 /** The predictions file's part in the multipart body. */
@@ -13,21 +14,27 @@ export const PREDICTIONS_FIELD = "predictions";
 /** The field naming an earlier run of the entry an upload is the next run of (SPEC §7). */
 export const RUN_OF_FIELD = "run_of";
 
-const metadataJson = z
-  .string()
-  .trim()
-  .transform((text, ctx) => {
-    if (text === "") return {};
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: "custom", message: 'not JSON: send an object such as {"scaffold_version": "1.2"}' });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    submissionMetadataSchema.refine((m) => Object.keys(m).length <= 50, "at most 50 keys"),
-  );
+/** A field holding JSON text, checked by `schema` (an empty field is `empty`); `example` says what to send when it is not JSON. */
+const jsonField = <T extends z.ZodType>(schema: T, example: string, empty: unknown) =>
+  z
+    .string()
+    .trim()
+    .transform((text, ctx) => {
+      if (text === "") return empty;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: `not JSON: send an object such as ${example}` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+
+const metadataJson = jsonField(
+  submissionMetadataSchema.refine((m) => Object.keys(m).length <= 50, "at most 50 keys"),
+  '{"scaffold_version": "1.2"}',
+  {},
+);
 
 const chainList = z
   .string()
@@ -47,6 +54,8 @@ export const submissionRequestSchema = z.object({
   metadata: metadataJson.optional(),
   /** grade only these chains (default: every chain of the version) */
   chains: chainList.optional(),
+  /** the run manifest (lib/schemas/manifest.ts), JSON: how the predictions were produced */
+  manifest: jsonField(runManifestSchema.nullable(), '{"agent": {"name": "…", "version": "…"}, "model": "…", …} (docs/API.md)', null).optional(),
   /** a submission id: this upload is the next run of its entry (same system, version, mode and chains) */
   [RUN_OF_FIELD]: z
     .string()
@@ -67,6 +76,8 @@ export function parseFields(fields: Record<string, string>): SubmissionRequest {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0] ?? "");
-  const message = issue.code === "invalid_value" && field === "mode" ? `must be one of ${modeSchema.options.join(", ")}` : issue.message;
+  // a nested field (the manifest's) is named in full: "limits.time_limit_multiplier: …"
+  const inner = issue.path.slice(1).join(".");
+  const message = issue.code === "invalid_value" && field === "mode" ? `must be one of ${modeSchema.options.join(", ")}` : inner ? `${inner}: ${issue.message}` : issue.message;
   throw new FieldError(field, fields[field] === undefined && issue.code === "invalid_type" ? "required" : message);
 }

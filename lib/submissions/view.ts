@@ -23,6 +23,7 @@ import {
   type Visibility,
 } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { ruleBreachesSchema, runManifestSchema, type RuleBreach, type RunManifest } from "@/lib/schemas/manifest";
 import { availableActions, type SubmissionActions } from "@/lib/submissions/visibility";
 import { graderUses, type GraderUse } from "@/lib/submissions/grader-view";
 import { parseLastRegrade, type SubmissionRegrade } from "@/lib/submissions/regrade";
@@ -78,6 +79,10 @@ export type SubmissionView = {
    * entry's runs this viewer may read, in run order (just this one for a single run).
    */
   entry: { run: number; runs: { id: string; run: number; status: SubmissionStatus; visibility: Visibility }[] };
+  /** how the predictions were produced, as the team declared it; null when no manifest was sent */
+  manifest: RunManifest | null;
+  /** the dataset version's rules the manifest broke, flagged on upload */
+  ruleBreaches: RuleBreach[];
 };
 
 const testCounts = (text: string, column: string): TestCounts => {
@@ -151,6 +156,8 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     lastRegrade: parseLastRegrade(row.lastRegrade),
     actions: availableActions(access.role, access.visibility, access.status),
     entry: { run: row.run, runs: await entryRuns(viewer, row.runOfId ?? row.id, system.team.id) },
+    manifest: row.manifest === null ? null : parseColumn(runManifestSchema, row.manifest, "Submission.manifest"),
+    ruleBreaches: parseColumn(ruleBreachesSchema, row.ruleBreaches, "Submission.ruleBreaches"),
   };
 }
 
@@ -198,6 +205,10 @@ export function submissionJson(v: SubmissionView) {
     scores: v.scores,
     graders: v.graders,
     lastRegrade: v.lastRegrade,
+    run: v.entry.run,
+    runs: v.entry.runs.map((r) => ({ id: r.id, run: r.run, status: r.status, visibility: r.visibility })),
+    manifest: v.manifest,
+    rule_breaches: v.ruleBreaches,
   };
 }
 export type SubmissionJson = ReturnType<typeof submissionJson>;

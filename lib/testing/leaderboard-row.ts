@@ -1,4 +1,5 @@
 /** Leaderboard rows and views for the pure leaderboard tests (lib/leaderboard-*.test.ts): a row of a named system, defaults for the rest. */
+import { costPerSolvedChain } from "@/evaluator/scoring/score-run";
 import type { LeaderboardRow } from "@/lib/leaderboard/data";
 import { leaderboardViewSchema, type LeaderboardView } from "@/lib/leaderboard/url";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -42,11 +43,14 @@ export function leaderboardRow(over: {
     chain: { value: over.chain ?? 20, ci: [15, 25] },
     perPosition: [],
     costPerChain: over.cost === undefined ? 1 : over.cost,
+    costPerSolvedChain: costPerSolvedChain({ cost_per_chain: over.cost === undefined ? 1 : over.cost, chain: over.chain ?? 20 }),
     peakContext: 48_200,
     vsOracle: { perBug: over.vs ?? null, chain: null },
     counts: { chains: 5, bugs: 16, resolved: 8, chainsResolved: 1 },
     finishedAt: over.day === null ? null : new Date(`${over.day ?? "2025-03-01"}T12:00:00Z`),
     reviewed: true,
     runs: null,
+    breaches: [],
+    verified: false,
   };
 }

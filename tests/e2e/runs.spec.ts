@@ -45,6 +45,11 @@ test("a row of three runs: the mean, the spread, pass^k, and the same in its CSV
   expect(drifter.runs!.submission_ids).toHaveLength(3);
   expect(drifter.chain.value).toBeCloseTo(60, 9);
   expect(json.rows.find((r) => r.system === "demo-gold")!.runs).toBeNull();
+  // what a solved chain cost: the cost per chain over the chain solve rate
+  const costs = (await (await request.get("/api/v1/leaderboard?version=demo&mode=seq")).json()) as { rows: { system: string; cost_per_chain: number; cost_per_solved_chain: number; chain: { value: number } }[] };
+  const drifterCost = costs.rows.find((r) => r.system === "demo-drifter")!;
+  expect(drifterCost.cost_per_solved_chain).toBeCloseTo(drifterCost.cost_per_chain / (drifterCost.chain.value / 100), 9);
+  expect(await cellText(page, row, /^Cost \/ solved chain/)).toBe(`$${drifterCost.cost_per_solved_chain.toFixed(2)}`);
 
   const csv = (await (await request.get("/api/v1/leaderboard?version=demo&mode=seq&format=csv")).text()).trim().split("\n");
   const head = csv[0]!.split(",");
@@ -112,4 +117,45 @@ test("a submission page lists its entry's runs; a team adds a run to its own ent
     const cancel = page.getByRole("button", { name: "Cancel evaluation" });
     if ((await cancel.count()) > 0) await cancel.click();
   }
+});
+
+test("run manifests and rules: verified and rule-breach badges, the manifest with its command, the version's rules, a refused upload", async ({ page, request }) => {
+  await page.goto("/?mode=seq");
+  // three reviewed runs within the demo rules: verified; demo-breaker declared a doubled time limit: flagged
+  await expect(drifterSeq(page).locator(".badge.lb-verified")).toHaveText("verified");
+  const breaker = board(page).locator("tbody tr").filter({ has: page.getByRole("link", { name: "demo-breaker", exact: true }) }).filter({ hasText: "Seq" });
+  await expect(breaker.locator(".badge.lb-rule_breach")).toHaveAttribute("title", /limits\.time_limit_multiplier: 2 is over this version's 1/);
+  const json = (await (await request.get("/api/v1/leaderboard?version=demo&mode=seq")).json()) as { rows: { system: string; verified: boolean; rule_breaches: { run: number; field: string }[] }[] };
+  expect(json.rows.find((r) => r.system === "demo-drifter")).toMatchObject({ verified: true, rule_breaches: [] });
+  expect(json.rows.find((r) => r.system === "demo-breaker")).toMatchObject({ verified: false, rule_breaches: [{ run: 1, field: "limits.time_limit_multiplier" }] });
+
+  await drifterSeq(page).getByRole("link", { name: "demo-drifter", exact: true }).click();
+  const manifest = page.getByRole("region", { name: "Run manifest" });
+  await expect(manifest).toContainText("chainswe demo agent 1.0");
+  await expect(manifest.getByTestId("manifest-command")).toHaveText("node demo/agent.mjs demo --dataset demo/dataset.jsonl --system demo-drifter");
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await manifest.getByRole("button", { name: "Copy command" }).click();
+  await expect(manifest.getByRole("status")).toHaveText("Copied.");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("node demo/agent.mjs demo --dataset demo/dataset.jsonl --system demo-drifter");
+
+  // a bug's page says what the agent spent on it
+  await page.goto(`${new URL(page.url()).pathname}/chains/inikit-chain-1/bugs/1`);
+  const effort = page.getByRole("region", { name: "Agent effort on this bug" });
+  await expect(effort).toContainText(/Input tokens\s*\d+\.\dk/);
+  await expect(effort).toContainText(/Steps\s*\d+/);
+
+  await page.goto("/dataset/demo");
+  await expect(page.getByTestId("version-rules")).toContainText("The test lists must not be visible to the agent: an upload that breaks it is refused.");
+
+  await signUp(page, `rules-${run}`);
+  await createTeamWithSystem(page, `Rules team ${run}`, { name: "peeker", model: "peek-model" });
+  await page.goto("/submit");
+  await page.getByLabel("Mode").selectOption("seq");
+  await page.getByLabel("Predictions file").setInputFiles(GOLD_SEQ);
+  const peeking = { agent: { name: "peeker", version: "0.1" }, model: "peek-model", limits: { steps_per_bug: 10, time_per_bug_s: 60 }, context: "Baseline", memory: "none", visible: { hints: false, test_lists: true }, command: "peek" };
+  await page.getByLabel("Run manifest (optional)").setInputFiles({ name: "manifest.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(peeking)) });
+  const before = page.url();
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.locator(".field .error").filter({ hasText: "visible.test_lists" })).toContainText("breaks dataset version demo's rules");
+  expect(page.url()).toBe(before);
 });

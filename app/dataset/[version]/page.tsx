@@ -13,6 +13,8 @@ import { shownRateKeys, type Population } from "@/lib/dataset/solve-rates";
 import { datasetVersionQuerySchema } from "@/lib/dataset/url";
 import { parseViewQuery } from "@/lib/view-query";
 import { utcDay } from "@/lib/format";
+import { getVersionRules } from "@/lib/dataset/data";
+import { describeRules } from "@/lib/schemas/manifest";
 
 export const metadata: Metadata = { title: "Dataset version · ChainSWE" };
 
@@ -36,6 +38,7 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
   const view = await getDatasetVersionView(version, query.positions);
   if (!view) notFound();
   const v = view.version;
+  const rules = describeRules((await getVersionRules(version)) ?? {});
   const chains = repo ? view.chains.filter((c) => c.repo === repo) : view.chains;
   const exportHref = (table: "chains" | "positions") => (format: "csv" | "json") =>
     `/api/v1/dataset/${encodeURIComponent(version)}?${new URLSearchParams({ table, format, positions: query.positions })}`;
@@ -85,6 +88,18 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
         </div>
       </dl>
       <p>{populationNote(view.population)}</p>
+      <section aria-labelledby="rules-heading">
+        <h2 id="rules-heading">Rules for submissions</h2>
+        {rules.length > 0 ? (
+          <ul data-testid="version-rules">
+            {rules.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">None: any run manifest (or none) is accepted, and no row is marked verified.</p>
+        )}
+      </section>
       {v.by_source && v.by_source.length > 0 && (
         <section aria-labelledby="sources-heading">
           <h2 id="sources-heading">Sources</h2>

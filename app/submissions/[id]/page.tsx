@@ -18,6 +18,7 @@ import { isEvaluationOpen, visibilityLabel, visibilityNote } from "@/lib/submiss
 import { utcWhen } from "@/lib/format";
 import { FactList } from "@/components/ui/FactList";
 import { SubmissionRuns } from "@/components/submissions/SubmissionRuns";
+import { SubmissionManifest } from "@/components/submissions/SubmissionManifest";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -71,6 +72,7 @@ export default async function SubmissionPage({ params }: Props) {
       {v.visibility === "pending_review" && <p className="muted">Publication requested {utcWhen(v.review.publishRequestedAt)}; waiting for a reviewer.</p>}
       <FactList facts={facts} />
       <SubmissionRuns id={v.id} entry={v.entry} canAdd={v.actions.add_run} />
+      <SubmissionManifest manifest={v.manifest} breaches={v.ruleBreaches} />
 
       <ProgressPanel initial={submissionJson(v)} />
 

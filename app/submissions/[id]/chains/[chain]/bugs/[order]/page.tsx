@@ -5,6 +5,7 @@
  * their errors and the full log. Whoever may read the submission may read
  * this page; everyone else gets the 404 page (lib/submissions/failure.ts).
  */
+import { FailureEffort } from "@/components/submissions/FailureEffort";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -85,6 +86,8 @@ export default async function FailurePageView({ params }: Props) {
         {notError && <p data-testid="not-chain-error">{notError}</p>}
         <FailureOutcomes sides={sides} currentId={s.id} />
       </section>
+
+      <FailureEffort effort={page.effort} />
 
       <section aria-labelledby="files-heading">
         <h2 id="files-heading">Files: agent patch against gold patch</h2>
