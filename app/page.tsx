@@ -23,7 +23,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function LeaderboardPage({ searchParams }: Props) {
   const { query: asked, problems } = parseViewQuery(leaderboardViewSchema, await searchParams);
-  const board = await getLeaderboardValues({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked) });
+  const board = await getLeaderboardValues({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked), test_edits: asked.test_edits });
   // only the rows shown need intervals, and only per-bug and chain ones (under a window, the bootstrap runs for them alone)
   const shown = shownRows(board.rows, { ...asked, version: board.version ?? asked.version }).groups.flatMap((g) => g.rows);
   const complete = new Map((await completeHeadlines(board, shown)).map((r) => [r.submissionId, r]));

@@ -36,6 +36,7 @@ function fieldValues(q: LeaderboardView): Record<string, string> {
     bug_from: q.bug_from ?? "",
     bug_until: q.bug_until ?? "",
     group: q.group === "config" ? "config" : "",
+    test_edits: q.test_edits === "without" ? "without" : "",
     paper: q.paper ? "1" : "",
   };
 }
@@ -147,6 +148,9 @@ export function LeaderboardControls({ query, versions, options }: Props) {
         </label>
         <label>
           <input type="checkbox" name="paper" value="1" defaultChecked={values.paper === "1"} /> the paper&apos;s reported results
+        </label>
+        <label title="A bug whose model patch edits test files (SPEC §7) counts as unresolved">
+          <input type="checkbox" name="test_edits" value="without" defaultChecked={values.test_edits === "without"} /> scores without test-editing patches
         </label>
       </fieldset>
       <input type="hidden" name="sort" value={query.sort} />

@@ -4,6 +4,7 @@ import { loadDataset, loadPredictions } from "@/evaluator/dataset";
 import { evaluate } from "@/evaluator/replay";
 import { assertEngine, defaultLimits, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
 import { z } from "zod";
+import { testEditPolicySchema } from "@/lib/schemas/manifest";
 import { chainIdsOption, intOption, modeOption, parseOptions, positiveOption, readableFile } from "./options";
 import { progressReporter } from "./progress";
 
@@ -16,6 +17,7 @@ export const evaluateOptionsSchema = z.object({
   chains: chainIdsOption,
   system: z.string().trim().min(1).optional(),
   timeout: positiveOption.optional(),
+  testEdits: testEditPolicySchema.default("keep"),
 });
 
 export function registerEvaluate(program: Command): void {
@@ -30,6 +32,7 @@ export function registerEvaluate(program: Command): void {
     .option("--chains <ids>", "comma-separated chain ids (default: all)")
     .option("--system <name>", "system name (default: model_name_or_path of the predictions)")
     .option("--timeout <seconds>", "wall-clock limit per test command")
+    .option("--test-edits <policy>", "keep | strip | flag: strip drops a model patch's test edits before it is applied (SPEC §7)", "keep")
     .action(async (raw: Record<string, unknown>) => {
       const opts = parseOptions("evaluate", evaluateOptionsSchema, raw);
       const mode = opts.mode;
@@ -49,6 +52,7 @@ export function registerEvaluate(program: Command): void {
         concurrency: opts.concurrency,
         chainIds: opts.chains,
         limits: defaultLimits(opts.timeout ? { testTimeoutS: opts.timeout } : {}),
+        testEdits: opts.testEdits,
         onEvent: progress.onEvent,
       }).finally(() => progress.stop());
       process.stdout.write(

@@ -5,7 +5,7 @@
  * `---`/`+++` name that contains a space).
  */
 import { describe, expect, it } from "vitest";
-import { isRunnerConfigFile, isUnifiedDiff, isUnsafePath, parseUnifiedDiff, touchedFiles, unsafePaths } from "./index";
+import { isRunnerConfigFile, isTestPath, isUnifiedDiff, isUnsafePath, parseUnifiedDiff, testEditFiles, touchedFiles, unsafePaths, withoutFiles } from "./index";
 
 /** Edit (path with spaces), add, delete, and rename-with-edit to a name with a space. */
 const GIT_DIFF = `diff --git a/docs/user guide/install notes.md b/docs/user guide/install notes.md
@@ -200,5 +200,59 @@ describe("isRunnerConfigFile", () => {
     ["pytest.ini/notes.txt", false],
   ])("%j → %s", (path, config) => {
     expect(isRunnerConfigFile(path)).toBe(config);
+  });
+});
+
+describe("test edits (SPEC §7)", () => {
+  const patch = [
+    "diff --git a/pkg/mod.py b/pkg/mod.py",
+    "--- a/pkg/mod.py",
+    "+++ b/pkg/mod.py",
+    "@@ -1 +1 @@",
+    "-a",
+    "+b",
+    "diff --git a/tests/test_mod.py b/tests/test_mod.py",
+    "--- a/tests/test_mod.py",
+    "+++ b/tests/test_mod.py",
+    "@@ -1 +1 @@",
+    "-x",
+    "+y",
+    "diff --git a/pkg/helpers_later.py b/pkg/helpers_later.py",
+    "new file mode 100644",
+    "--- /dev/null",
+    "+++ b/pkg/helpers_later.py",
+    "@@ -0,0 +1 @@",
+    "+z",
+    "",
+  ].join("\n");
+
+  it("a test path: one a test patch of the chain touches, or one matching a test glob", () => {
+    const chain = new Set(["pkg/helpers_later.py"]);
+    expect(isTestPath("tests/test_mod.py", chain)).toBe(true);
+    expect(isTestPath("src/testing/util.py", chain)).toBe(true);
+    expect(isTestPath("pkg/mod_test.py", chain)).toBe(true);
+    expect(isTestPath("conftest.py", chain)).toBe(true);
+    // a later bug's test patch adds it: adding it now is a test edit
+    expect(isTestPath("pkg/helpers_later.py", chain)).toBe(true);
+    expect(isTestPath("pkg/mod.py", chain)).toBe(false);
+    expect(isTestPath("pkg/contest.py", chain)).toBe(false);
+    expect(isTestPath("pkg/latest.py", new Set(), ["test_*.py"])).toBe(false);
+    expect(testEditFiles(patch, chain)).toEqual(["pkg/helpers_later.py", "tests/test_mod.py"]);
+    expect(testEditFiles(patch, new Set())).toEqual(["tests/test_mod.py"]);
+  });
+
+  it("strips the test files' sections, keeping the rest byte for byte", () => {
+    const { patch: kept, dropped } = withoutFiles(patch, (p) => isTestPath(p, new Set(["pkg/helpers_later.py"])));
+    expect(dropped).toEqual(["pkg/helpers_later.py", "tests/test_mod.py"]);
+    expect(kept).toBe(patch.split("diff --git a/tests/")[0]);
+    expect(touchedFiles(kept)).toEqual(["pkg/mod.py"]);
+    // nothing to drop: the same text; not a diff: left alone
+    expect(withoutFiles(patch, () => false).patch).toBe(patch);
+    expect(withoutFiles("not a diff", () => true)).toEqual({ patch: "not a diff", dropped: [] });
+  });
+
+  it("cuts plain unified diffs (no git headers) by their --- / +++ pairs", () => {
+    const plain = "--- a/tests/test_a.py\n+++ b/tests/test_a.py\n@@ -1 +1 @@\n-1\n+2\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-1\n+2\n";
+    expect(withoutFiles(plain, (p) => p.startsWith("tests/"))).toEqual({ patch: "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-1\n+2\n", dropped: ["tests/test_a.py"] });
   });
 });

@@ -106,3 +106,53 @@ export function isRunnerConfigFile(p: string): boolean {
   const base = p.split("/").pop() ?? p;
   return (RUNNER_CONFIG_BASENAMES as readonly string[]).includes(base);
 }
+
+/**
+ * The chain's test globs when its record names none (SPEC §7 "Test edits"): a
+ * pattern ending in `/` is a directory anywhere in the path, any other is a
+ * file name (`*` any run of characters but `/`).
+ */
+export const DEFAULT_TEST_GLOBS = ["test_*.py", "*_test.py", "tests/", "testing/", "conftest.py"] as const;
+
+const globRegex = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+
+/** A test path (SPEC §7): one that a test patch of the chain touches, or one matching a test glob. */
+export function isTestPath(path: string, chainTestPaths: ReadonlySet<string>, globs: readonly string[] = DEFAULT_TEST_GLOBS): boolean {
+  if (chainTestPaths.has(path)) return true;
+  const parts = path.split("/");
+  const base = parts.at(-1) ?? path;
+  return globs.some((g) => (g.endsWith("/") ? parts.slice(0, -1).some((dir) => globRegex(g.slice(0, -1)).test(dir)) : globRegex(g).test(base)));
+}
+
+/** The files a model patch adds, changes or deletes under a test path (SPEC §7 "Test edits"), sorted. */
+export function testEditFiles(patch: string, chainTestPaths: ReadonlySet<string>, globs?: readonly string[]): string[] {
+  return touchedFiles(patch).filter((p) => isTestPath(p, chainTestPaths, globs));
+}
+
+/** A diff cut into its files' sections (each with its header lines), in order; the text before the first header is dropped. */
+function fileSections(text: string): string[] {
+  const lines = text.split(/(?<=\n)/);
+  const git = lines.some((l) => l.startsWith("diff --git "));
+  const starts: number[] = [];
+  lines.forEach((l, i) => {
+    if (git ? l.startsWith("diff --git ") : l.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")) starts.push(i);
+  });
+  return starts.map((s, k) => lines.slice(s, starts[k + 1] ?? lines.length).join(""));
+}
+
+/**
+ * The patch without the sections of the files `drop` picks (a section that
+ * touches one is dropped whole: a rename out of a test path too), and the paths
+ * dropped. Text that is not a unified diff is returned as it is.
+ */
+export function withoutFiles(patch: string, drop: (path: string) => boolean): { patch: string; dropped: string[] } {
+  if (!isUnifiedDiff(patch)) return { patch, dropped: [] };
+  const kept: string[] = [];
+  const dropped = new Set<string>();
+  for (const section of fileSections(patch)) {
+    const paths = touchedFiles(section);
+    if (paths.some(drop)) paths.forEach((p) => dropped.add(p));
+    else kept.push(section);
+  }
+  return { patch: kept.join(""), dropped: [...dropped].sort() };
+}

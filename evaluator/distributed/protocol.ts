@@ -15,6 +15,7 @@
  * (a stalled job goes back to the queue and another worker takes it).
  */
 import { z } from "zod";
+import { testEditPolicySchema } from "@/lib/schemas/manifest";
 import { DatasetError, EnvironmentError } from "@/lib/errors";
 import { chainSchema } from "@/lib/schemas/dataset";
 import { modeSchema, predictionLineSchema } from "@/lib/schemas/prediction";
@@ -34,6 +35,8 @@ export const chainJobSchema = z.object({
   submissionId: z.string().min(1),
   mode: modeSchema,
   system: z.string().min(1),
+  /** the submission's test-edit policy (SPEC §7); absent from a dispatcher of an older release: keep */
+  testEdits: testEditPolicySchema.default("keep"),
   chain: chainSchema,
   predictions: z.array(predictionLineSchema),
 });

@@ -70,6 +70,7 @@ async function claimedJob(jobId: string): Promise<ClaimedJob> {
       datasetVersion: row.submission.datasetVersion.version,
       mode: row.submission.mode,
       system: row.submission.system.name,
+      testEdits: row.submission.testEditPolicy,
     },
   });
 }

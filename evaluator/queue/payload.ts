@@ -5,6 +5,7 @@
  * Also the queue's tunables, with the defaults the CLI worker uses.
  */
 import { z } from "zod";
+import { testEditPolicySchema } from "@/lib/schemas/manifest";
 import type { Chain } from "@/lib/schemas/dataset";
 import { modeSchema, type PredictionLine } from "@/lib/schemas/prediction";
 
@@ -31,6 +32,8 @@ export const evaluationJobPayloadSchema = z.object({
   mode: modeSchema,
   /** System.name: the `system` of every graded bug */
   system: z.string().min(1),
+  /** what the replay does with the model patches' test edits (SPEC §7); the submission's, fixed when it was made */
+  testEdits: testEditPolicySchema.default("keep"),
 });
 export type EvaluationJobPayload = z.infer<typeof evaluationJobPayloadSchema>;
 

@@ -84,7 +84,7 @@ export class ChainRun {
     if (!chain) throw new DatasetError(`no chain ${payload.continuousId} in dataset version ${payload.datasetVersion}`, payload.continuousId);
     const predictions = await this.ctx.loaders.predictions(payload.submissionId, payload.continuousId);
     return replayInSandbox({
-      input: { chain, mode: payload.mode, system: payload.system, predictions },
+      input: { chain, mode: payload.mode, system: payload.system, predictions, testEdits: payload.testEdits },
       limits: this.ctx.limits,
       labels: jobSandboxLabels(this.job),
       onBug: (a) => this.bugGraded(a),

@@ -16,7 +16,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
-import { isRunnerConfigFile, parseUnifiedDiff, touchedFiles, unsafePaths } from "@/evaluator/diff";
+import { isRunnerConfigFile, isTestPath, parseUnifiedDiff, touchedFiles, unsafePaths, withoutFiles } from "@/evaluator/diff";
+import type { TestEditPolicy } from "@/lib/schemas/manifest";
 import { gradeBug, graderProvenance } from "@/evaluator/grading";
 import { getLogParser } from "@/evaluator/parsers";
 import type { LogParser } from "@/evaluator/parsers";
@@ -37,7 +38,22 @@ export type ChainReplayInput = {
   /** order → prediction; a missing bug is an empty patch */
   predictions: Map<number, PredictionLine>;
   testTimeoutS: number;
+  /** SPEC §7 test edits: `strip` drops them from each model patch before it is applied; keep and flag change nothing here (default keep) */
+  testEdits?: TestEditPolicy;
 };
+
+/**
+ * Bug k's model patch as the replay applies it: the submitted one, or under the
+ * `strip` policy without its test edits (SPEC §7; a test path of the whole
+ * chain, so a file a later test patch adds is one), with the paths it dropped.
+ */
+export function appliedModelPatch(input: Pick<ChainReplayInput, "chain" | "predictions" | "testEdits">, order: number): { patch: string; stripped: string[] } {
+  const patch = input.predictions.get(order)?.model_patch ?? "";
+  if (input.testEdits !== "strip") return { patch, stripped: [] };
+  const testPaths = new Set(input.chain.bug_fixes.flatMap((b) => touchedFiles(b.test_patch)));
+  const { patch: kept, dropped } = withoutFiles(patch, (p) => isTestPath(p, testPaths));
+  return { patch: kept, stripped: dropped };
+}
 
 const newToken = () => `CHAINSWE-${randomBytes(12).toString("hex")}`;
 
@@ -111,7 +127,7 @@ function planBugs(input: ChainReplayInput, bugs: Bug[], files: Record<string, st
   return bugs.map((bug) => {
     // each bug's own test patch, whether or not its gold state is built in this run
     files[goldDiffPath(bug.order)] = bug.test_patch;
-    const patch = input.predictions.get(bug.order)?.model_patch ?? "";
+    const { patch } = appliedModelPatch(input, bug.order);
     const usable = usablePatch(patch);
     if (usable) files[replayModelPath(bug.order)] = patch;
     const patchPaths = [...new Set([...(usable ? touchedFiles(patch) : []), ...touchedFiles(bug.test_patch)])];
@@ -332,12 +348,16 @@ function metaOf(p: PredictionLine | undefined): Partial<GradedBug> {
 
 function gradeOne(input: ChainReplayInput, parser: LogParser, bug: Bug, { built, run }: BugRun): BugArtifacts {
   const prediction = input.predictions.get(bug.order);
-  const patch = prediction?.model_patch ?? "";
+  const { patch, stripped } = appliedModelPatch(input, bug.order);
   const unsafe = unsafePaths(patch);
   const prep = {
     method: built.method,
-    discarded: built.discarded,
-    setupLog: (unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "") + built.setupLog,
+    // stripped test edits were discarded too, before the patch was applied
+    discarded: [...new Set([...stripped, ...built.discarded])].sort(),
+    setupLog:
+      (stripped.length ? `>>> test edits stripped before applying (policy strip): ${stripped.join(", ")}\n` : "") +
+      (unsafe.length ? `>>> patch not applied: unsafe path(s) ${unsafe.join(", ")}\n` : "") +
+      built.setupLog,
   };
   const token = newToken();
   // The output of an overflowing run is not trusted: the real summary may be out of view.
@@ -379,7 +399,8 @@ function gradeOne(input: ChainReplayInput, parser: LogParser, bug: Bug, { built,
     ...graderProvenance(input.chain, prediction),
   };
   const log = bugLogText({ bug: graded, setupLog: prep.setupLog, run, token, statuses: grade.statuses });
-  return { bug: graded, log, modelPatch: patch };
+  // the submitted patch, as model.patch keeps it (stripped test edits are named in the log)
+  return { bug: graded, log, modelPatch: prediction?.model_patch ?? "" };
 }
 
 /**

@@ -10,6 +10,7 @@ import { ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
+import type { TestEditPolicy } from "@/lib/schemas/manifest";
 import type { GradedBug, RunSummary } from "@/lib/schemas/results";
 import { replayChain, type BugArtifacts } from "./chain";
 import { appendChainResults, appendError, finishedChains, readResults, readSummary, writeBugArtifacts, writeSummary } from "./output";
@@ -25,6 +26,8 @@ export type EvaluateOptions = {
   /** only these chains (all when null) */
   chainIds: string[] | null;
   limits: SandboxLimits;
+  /** SPEC §7: `strip` drops each model patch's test edits before it is applied (default keep) */
+  testEdits?: TestEditPolicy;
   onEvent?: (e: EvaluateEvent) => void;
 };
 
@@ -70,6 +73,7 @@ async function runChain(o: EvaluateOptions, chain: Chain, removals: Promise<void
         system: o.system,
         predictions: o.predictions.byChain.get(chain.continuous_id) ?? new Map(),
         testTimeoutS: o.limits.testTimeoutS,
+        testEdits: o.testEdits,
       },
       async (a) => {
         await writeBugArtifacts(o.outDir, a);

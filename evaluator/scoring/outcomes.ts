@@ -11,6 +11,7 @@
  *   earlier bug of its chain is resolved; Oracle bugs are always scored on their own.
  */
 import type { GradedBug, RunSummary } from "@/lib/schemas/results";
+import { isTestPath } from "@/evaluator/diff";
 import type { ChainRecord } from "./schemas";
 
 export type RunResults = { summary: RunSummary; bugs: GradedBug[] };
@@ -70,6 +71,16 @@ function maxOrNull(values: (number | undefined)[]): number | null {
   return present.length === 0 ? null : Math.max(...present);
 }
 
+/**
+ * The positions of a chain's graded bugs whose model patch edits tests (SPEC §7):
+ * a file it touched (applied, or discarded before the run) under a test path of
+ * the chain (any bug's test patch, or a test glob).
+ */
+export function testEditPositions(bugs: readonly (GradedBug | undefined)[]): number[] {
+  const testPaths = new Set(bugs.flatMap((b) => b?.test_files ?? []));
+  return bugs.flatMap((b, i) => (b && [...b.model_files, ...b.discarded_files].some((f) => isTestPath(f, testPaths)) ? [i + 1] : []));
+}
+
 /** Every dataset chain of the run, in dataset order, as the run left it. */
 export function chainRecords(run: RunResults): ChainRecord[] {
   const index = indexBugs(run);
@@ -81,18 +92,23 @@ export function chainRecords(run: RunResults): ChainRecord[] {
       bugs: bugs.map((b) => (b === undefined ? null : b.resolved ? 1 : 0)),
       cost_usd: sumOrNull(bugs.map((b) => b?.cost_usd)),
       peak_context_tokens: maxOrNull(bugs.map((b) => b?.peak_context_tokens)),
+      test_edits: testEditPositions(bugs),
     };
   });
 }
 
-/** Chain records scored strict or lenient; a run of `mode` (Oracle bugs are always scored on their own). */
-export function scoreChainRecords(records: readonly ChainRecord[], scoring: Scoring, mode: RunSummary["mode"]): ChainOutcome[] {
+/**
+ * Chain records scored strict or lenient; a run of `mode` (Oracle bugs are
+ * always scored on their own). `withoutTestEdits`: a bug whose patch edits
+ * tests counts as unresolved (the leaderboard's scores without test-editing patches).
+ */
+export function scoreChainRecords(records: readonly ChainRecord[], scoring: Scoring, mode: RunSummary["mode"], withoutTestEdits = false): ChainOutcome[] {
   const strict = scoring === "strict" && mode !== "oracle";
   return records.map((r) => ({
     continuous_id: r.continuous_id,
     length: r.bugs.length,
     resolved: applyScoring(
-      r.bugs.map((b) => b === 1),
+      r.bugs.map((b, i) => b === 1 && !(withoutTestEdits && r.test_edits?.includes(i + 1))),
       strict,
     ),
     graded: r.bugs.filter((b) => b !== null).length,

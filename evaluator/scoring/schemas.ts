@@ -32,6 +32,8 @@ export const chainRecordSchema = z.object({
   bugs: z.array(z.union([z.literal(0), z.literal(1), z.null()])).min(1),
   cost_usd: z.number().nullable(),
   peak_context_tokens: z.number().nullable(),
+  /** positions whose model patch edits tests (SPEC §7 "Test edits"); absent in records of an older release */
+  test_edits: z.array(z.number().int().positive()).optional(),
 });
 export type ChainRecord = z.infer<typeof chainRecordSchema>;
 

@@ -25,6 +25,8 @@ export type ScoreOptions = {
   scoring?: Scoring;
   /** per-position population; default the length-3 chains (the paper's Tables 3–4) */
   positions?: PositionSet;
+  /** from chain records: a bug whose model patch edits tests counts as unresolved (SPEC §7) */
+  withoutTestEdits?: boolean;
   seed?: number;
   draws?: number;
 };

@@ -92,12 +92,12 @@ function keptChains(chains: readonly DatedChain[], inside: ReadonlySet<string>):
 type WindowRun = { run: { system: string; mode: RunScores["mode"] }; runs: readonly (readonly ChainRecord[])[] };
 
 /** A row's runs' outcomes on the kept chains, in the version's order; a chain a run has no record of counts as not graded. */
-function keptOutcomes(chains: readonly DatedChain[], inside: ReadonlySet<string>, { run, runs }: WindowRun, scoring: ScoreOptions["scoring"]): ChainOutcome[][] {
+function keptOutcomes(chains: readonly DatedChain[], inside: ReadonlySet<string>, { run, runs }: WindowRun, opts: ScoreOptions): ChainOutcome[][] {
   const kept = keptChains(chains, inside);
   return runs.map((records) => {
     const byId = recordsById(records);
     const aligned = kept.map((c): ChainRecord => byId.get(c.continuous_id) ?? { continuous_id: c.continuous_id, bugs: c.dates.map(() => null), cost_usd: null, peak_context_tokens: null });
-    return scoreChainRecords(aligned, scoring ?? "strict", run.mode);
+    return scoreChainRecords(aligned, opts.scoring ?? "strict", run.mode, opts.withoutTestEdits);
   });
 }
 
@@ -107,7 +107,7 @@ function keptOutcomes(chains: readonly DatedChain[], inside: ReadonlySet<string>
  */
 export function scoreRunsInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, rows: readonly WindowRun[], opts: ScoreOptions = {}): RunScores[] {
   return scoreOutcomeSets(
-    rows.map((r) => ({ run: r.run, runs: keptOutcomes(chains, inside, r, opts.scoring) })),
+    rows.map((r) => ({ run: r.run, runs: keptOutcomes(chains, inside, r, opts) })),
     opts,
   );
 }
@@ -115,12 +115,12 @@ export function scoreRunsInWindow(chains: readonly DatedChain[], inside: Readonl
 /** Per-bug % and chain % with their intervals (and chain pass^k) over the chains a window keeps, for several rows at once: all a ranked table shows. */
 export function headlinesInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, rows: readonly WindowRun[], opts: ScoreOptions = {}): HeadlineRates[] {
   return headlineRatesOf(
-    rows.map((r) => keptOutcomes(chains, inside, r, opts.scoring)),
+    rows.map((r) => keptOutcomes(chains, inside, r, opts)),
     resolveBootstrap(opts),
   );
 }
 
 /** One row's values (no intervals) over the chains a window keeps: cheap, for every row of a leaderboard. */
 export function valuesInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, row: WindowRun, opts: ScoreOptions = {}): RunValues {
-  return scoreGroupValues(keptOutcomes(chains, inside, row, opts.scoring), row.run, opts);
+  return scoreGroupValues(keptOutcomes(chains, inside, row, opts), row.run, opts);
 }

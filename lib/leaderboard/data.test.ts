@@ -208,3 +208,21 @@ describe("repeated runs on the leaderboard", () => {
     expect(await t.db.submission.count({ where: { system: { name: "lb-runs-2" } } })).toBe(1);
   });
 });
+
+describe("scores without test-editing patches (SPEC §7)", () => {
+  it("counts each bug whose patch edits tests, and without them scores those bugs unresolved", async () => {
+    const id = await completed("lb-test-editor", "seq");
+    // bug 1 of inikit also added a test file: a test edit
+    await t.db.bugResult.updateMany({ where: { submissionId: id, continuousId: "inikit-chain-1", order: 1 }, data: { modelFiles: JSON.stringify(["inikit/parser.py", "tests/test_extra.py"]) } });
+    await sleep(5);
+    await agg.refreshAggregates(id);
+    const withEdits = (await lb.getLeaderboard({ version: "v1" })).rows.find((r) => r.submissionId === id)!;
+    const without = (await lb.getLeaderboard({ version: "v1", test_edits: "without" })).rows.find((r) => r.submissionId === id)!;
+    expect(withEdits.testEdits).toEqual({ bugs: 1, flagged: false });
+    expect(withEdits.counts.resolved).toBe(16);
+    // strict: inikit's bug 1 unresolved takes bugs 2 and 3 with it
+    expect(without.counts.resolved).toBe(13);
+    expect(without.chain.value).toBeLessThan(withEdits.chain.value);
+    expect(without.perBug.ci[0]).toBeLessThanOrEqual(without.perBug.value);
+  });
+});

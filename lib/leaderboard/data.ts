@@ -51,6 +51,8 @@ export const leaderboardQuerySchema = z.object({
   positions: positionSetSchema.default("length3"),
   /** the bug-date window (SPEC §7); no bound = every chain, as stored */
   window: bugWindowSchema.default({}),
+  /** SPEC §7 test edits: `without` scores a bug whose model patch edits tests as unresolved */
+  test_edits: z.enum(["with", "without"]).default("with"),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
@@ -80,6 +82,8 @@ export type LeaderboardRow = {
   breaches: (RuleBreach & { run: number })[];
   /** enough reviewed runs and no breach, by the version's rules (verified_min_runs); false without that rule */
   verified: boolean;
+  /** SPEC §7: bugs whose model patch edits tests (over the scored chains, summed over runs), and whether a run's policy flags them */
+  testEdits: { bugs: number; flagged: boolean };
 };
 
 type Span = { min: number; max: number };
@@ -184,7 +188,7 @@ function completionOf(board: LeaderboardValues): Completion {
   return state;
 }
 
-const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}`;
+const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}\0${q.test_edits}`;
 
 /** pass_k: only for a row of several runs */
 type Headline = { per_bug: Estimate; chain: Estimate; pass_k?: Estimate };
@@ -279,6 +283,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       runOfId: true,
       run: true,
       ruleBreaches: true,
+      testEditPolicy: true,
       score: { select: { computedAt: true } },
       system: { select: { ...systemFactsSelect, team: { select: { name: true, slug: true } } } },
     },
@@ -301,6 +306,9 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     window,
   );
   const rules = await versionRules(version);
+  const records = await storedChainRecords(newest.flatMap((s) => s.runs.map((r) => ({ id: r.id, computedAt: r.score!.computedAt }))));
+  const scored = (id: string) => (window && window.keeps.chains < window.keeps.totalChains ? window.keeps.inside.has(id) : true);
+  const testEditBugs = (id: string) => (records.get(id) ?? []).reduce((n, c) => n + (scored(c.continuous_id) ? (c.test_edits?.length ?? 0) : 0), 0);
   const rows: LeaderboardValueRow[] = [];
   for (const s of newest) {
     const v = scoring.values.get(s.id);
@@ -326,6 +334,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       runs: v.runs ? rowRuns(v.runs, s.runs.map((r) => r.id), { value: v.runs.pass_k }) : null,
       breaches,
       verified: isVerified(rules, { runs: s.runs.length, reviewed, breaches: breaches.length }),
+      testEdits: { bugs: s.runs.reduce((n, r) => n + testEditBugs(r.id), 0), flagged: s.runs.some((r) => r.testEditPolicy === "flag") },
     });
   }
   const oracleOf = new Map(rows.filter((r) => r.mode === "oracle").map((r) => [r.system.id, r]));
@@ -374,8 +383,10 @@ type RowToScore = { id: string; system: string; mode: LeaderboardRow["mode"]; ru
 async function rowScoring(rows: RowToScore[], q: LeaderboardQuery, window: Awaited<ReturnType<typeof windowKeeps>>): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
   const values = new Map<string, RunValues>();
   const windowed = window && window.keeps.chains < window.keeps.totalChains ? window : null;
-  const stored = windowed ? [] : rows.filter((r) => r.runs.length === 1);
-  const rescored = windowed ? rows : rows.filter((r) => r.runs.length > 1);
+  // stored scores count every bug as graded; without test-editing patches every row is rescored from its records
+  const fromStored = (r: RowToScore) => !windowed && q.test_edits === "with" && r.runs.length === 1;
+  const stored = rows.filter(fromStored);
+  const rescored = rows.filter((r) => !fromStored(r));
   const full = new Map<string, RunScores>();
   const scores = await storedScores(stored.map((r) => r.runs[0]!));
   for (const r of stored) {
@@ -392,7 +403,7 @@ async function rowScoring(rows: RowToScore[], q: LeaderboardQuery, window: Await
     const runs = r.runs.map((x) => records.get(x.id));
     if (runs.every((x) => x !== undefined)) toScore.set(r.id, { run: { system: r.system, mode: r.mode }, runs: runs as ChainRecord[][] });
   }
-  const opts = { scoring: q.scoring, positions: q.positions };
+  const opts = { scoring: q.scoring, positions: q.positions, withoutTestEdits: q.test_edits === "without" };
   // the chains a rescored row is scored over: the window's, or (no window) those its run 1 covers
   const chainsOf = (id: string): { chains: DatedChain[]; inside: ReadonlySet<string> } => {
     if (windowed) return { chains: windowed.chains, inside: windowed.keeps.inside };
@@ -417,12 +428,12 @@ async function rowScoring(rows: RowToScore[], q: LeaderboardQuery, window: Await
     }
     return out;
   };
-  const fromStored = (ids: string[]) => new Map(ids.flatMap((id) => (full.has(id) ? [[id, full.get(id)!] as const] : [])));
+  const storedOf = (ids: string[]) => new Map(ids.flatMap((id) => (full.has(id) ? [[id, full.get(id)!] as const] : [])));
   return {
     values,
     scorers: {
-      score: async (ids) => new Map([...fromStored(ids), ...rescore(ids, (c, i, r) => scoreRunsInWindow(c, i, r, opts))]),
-      scoreHeadlines: async (ids) => new Map<string, Headline>([...fromStored(ids), ...rescore(ids, (c, i, r) => headlinesInWindow(c, i, r, opts))]),
+      score: async (ids) => new Map([...storedOf(ids), ...rescore(ids, (c, i, r) => scoreRunsInWindow(c, i, r, opts))]),
+      scoreHeadlines: async (ids) => new Map<string, Headline>([...storedOf(ids), ...rescore(ids, (c, i, r) => headlinesInWindow(c, i, r, opts))]),
     },
   };
 }

@@ -48,6 +48,9 @@ export type ApiRow = {
   } | null;
   /** enough reviewed runs and no rule broken, by the dataset version's rules */
   verified: boolean;
+  /** SPEC §7: bugs whose model patch edits tests (summed over runs), and whether the policy flags them */
+  test_edit_bugs: number;
+  test_edits_flagged: boolean;
   /** the version's rules the runs' manifests broke (flagged on upload) */
   rule_breaches: { run: number; field: string; rule: string; message: string }[];
 };
@@ -91,6 +94,8 @@ export function apiRow(r: LeaderboardRow): ApiRow {
       by_run: r.runs.byRun.map((x) => ({ per_bug: x.perBug, chain: x.chain })),
     },
     verified: r.verified,
+    test_edit_bugs: r.testEdits.bugs,
+    test_edits_flagged: r.testEdits.flagged,
     rule_breaches: r.breaches.map((b) => ({ run: b.run, field: b.field, rule: b.rule, message: b.message })),
   };
 }
@@ -164,6 +169,7 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "open_scaffold", value: (l) => bool(evaluated(l)?.open_scaffold) },
   { label: "reviewed", value: (l) => bool(evaluated(l)?.reviewed) },
   { label: "verified", value: (l) => bool(evaluated(l)?.verified) },
+  { label: "test_edit_bugs", value: (l) => evaluated(l)?.test_edit_bugs },
   { label: "rule_breaches", value: (l) => evaluated(l)?.rule_breaches.map((b) => `run ${b.run}: ${b.field}`).join("; ") },
   // the population each row is scored over: the version's chains, or those a bug-date window keeps
   { label: "chains", value: (l) => evaluated(l)?.counts.chains },

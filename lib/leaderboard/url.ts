@@ -27,6 +27,8 @@ export const leaderboardViewSchema = z.object({
   from: single(z.iso.date().optional()),
   to: single(z.iso.date().optional()),
   ...bugWindowParams,
+  /** SPEC §7: `without` scores every bug whose model patch edits tests as unresolved */
+  test_edits: single(z.enum(["with", "without"]).default("with")),
   sort: single(
     z
       .templateLiteral([z.enum(SORT_KEYS), ".", z.enum(["asc", "desc"])], { error: `expected <column>.asc or <column>.desc, column one of ${SORT_KEYS.join(", ")}` })

@@ -24,7 +24,7 @@ export const PAGE_ROWS = 100;
 // ---------------------------------------------------------------- as the table prints them
 
 /** `title`: what a badge stands on (a rule breach's fields), for its tooltip */
-export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach"; label: string; title?: string };
+export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits"; label: string; title?: string };
 /**
  * A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported
  * rows), `−29%` against Oracle (null for Oracle rows), and for a row of
@@ -69,6 +69,9 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): Display
   if (r.system.openScaffold) badges.push({ key: "open_scaffold", label: "open scaffold" });
   if (r.reviewed) badges.push({ key: "reviewed", label: "reviewed" });
   if (r.verified) badges.push({ key: "verified", label: "verified", title: "Enough reviewed runs for this dataset version's rules, and no rule broken" });
+  if (r.testEdits.flagged && r.testEdits.bugs > 0) {
+    badges.push({ key: "test_edits", label: `edits tests (${r.testEdits.bugs})`, title: "Model patches that edit test files, kept and flagged by this dataset version's test-edit policy" });
+  }
   if (r.breaches.length > 0) {
     badges.push({ key: "rule_breach", label: "rule breach", title: r.breaches.map((b) => `run ${b.run}: ${b.field}: ${b.message}`).join("\n") });
   }
@@ -132,6 +135,7 @@ export function describeFilters(q: LeaderboardView): string[] {
     ...open("scaffold", q.open_scaffold),
     ...(q.from ? [`finished on or after ${q.from}`] : []),
     ...(q.to ? [`finished on or before ${q.to}`] : []),
+    ...(q.test_edits === "without" ? ["without test-editing patches"] : []),
   ];
 }
 

@@ -38,6 +38,14 @@ export type RunManifest = z.infer<typeof runManifestSchema>;
 export const ruleActionSchema = z.enum(["refuse", "flag"]);
 export type RuleAction = z.infer<typeof ruleActionSchema>;
 
+/**
+ * What happens to a model patch's test edits (SPEC §7): `keep` (the §3 rules
+ * only), `strip` (dropped from the patch before it is applied, so never carried
+ * into later Seq bugs), `flag` (kept, and the row marked).
+ */
+export const testEditPolicySchema = z.enum(["keep", "strip", "flag"]);
+export type TestEditPolicy = z.infer<typeof testEditPolicySchema>;
+
 /** A dataset version's rules; every one optional. */
 export const versionRulesSchema = z
   .object({
@@ -51,6 +59,8 @@ export const versionRulesSchema = z
     no_hints: z.object({ action: ruleActionSchema }).strict().optional(),
     /** a row is "verified" with at least this many public runs, none breaking a rule, all reviewed */
     verified_min_runs: z.number().int().positive().optional(),
+    /** the test-edit policy of submissions made from now on (default keep) */
+    test_edits: testEditPolicySchema.optional(),
   })
   .strict();
 export type VersionRules = z.infer<typeof versionRulesSchema>;
@@ -95,6 +105,8 @@ export function describeRules(rules: VersionRules): string[] {
   if (rules.max_time_limit_multiplier) lines.push(`Time limit multiplier at most ${rules.max_time_limit_multiplier.value}: ${does(rules.max_time_limit_multiplier.action)}.`);
   if (rules.no_test_lists) lines.push(`The test lists must not be visible to the agent: ${does(rules.no_test_lists.action)}.`);
   if (rules.no_hints) lines.push(`Hints must not be visible to the agent: ${does(rules.no_hints.action)}.`);
+  if (rules.test_edits === "strip") lines.push("Test edits (a model patch's changes under a test path) are stripped before the patch is applied, so they never reach a later bug.");
+  if (rules.test_edits === "flag") lines.push("Test edits (a model patch's changes under a test path) are kept and the row is marked.");
   if (rules.verified_min_runs) lines.push(`"Verified": at least ${rules.verified_min_runs} public reviewed run(s) of a system and mode, none breaking a rule.`);
   return lines;
 }

@@ -16,7 +16,7 @@ import type { Tx } from "@/evaluator/queue/settle";
 import { db, isUniqueViolation } from "@/lib/db";
 import { FieldError } from "@/lib/errors";
 import { RUN_OF_FIELD } from "@/lib/submissions/request";
-import { ruleBreachesSchema, runManifestSchema, type RuleBreach, type RunManifest } from "@/lib/schemas/manifest";
+import { ruleBreachesSchema, runManifestSchema, versionRulesSchema, type RuleBreach, type RunManifest, type TestEditPolicy } from "@/lib/schemas/manifest";
 import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetadata } from "@/lib/schemas/columns";
 import type { Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
@@ -76,14 +76,15 @@ export type NewSubmission = {
 /** `run`: its number in its entry (1 unless it was sent as the next run of one) */
 export type CreatedSubmission = { id: string; run: number; systemId: string; chains: number; predictions: number; warnings: string[] };
 
-async function versionChains(version: string): Promise<{ datasetVersionId: string; chains: Chain[] }> {
+async function versionChains(version: string): Promise<{ datasetVersionId: string; chains: Chain[]; testEdits: TestEditPolicy }> {
   const row = await db.datasetVersion.findUnique({
     where: { version },
-    select: { id: true, chains: { select: { continuousId: true }, orderBy: { id: "asc" } } },
+    select: { id: true, rules: true, chains: { select: { continuousId: true }, orderBy: { id: "asc" } } },
   });
   if (!row) throw new SubmissionError(`unknown dataset version ${version}`);
   const chains = await Promise.all(row.chains.map((c) => getChain(version, c.continuousId)));
-  return { datasetVersionId: row.id, chains: chains.filter((c): c is Chain => c !== null) };
+  const testEdits = parseColumn(versionRulesSchema, row.rules, "DatasetVersion.rules").test_edits ?? "keep";
+  return { datasetVersionId: row.id, chains: chains.filter((c): c is Chain => c !== null), testEdits };
 }
 
 /** Predictions parsed elsewhere must still fit this version: every chain known, every bug where the dataset has it. */
@@ -126,7 +127,7 @@ function predictionRows(predictions: Predictions, chainIds: string[]) {
  * predictions and a queued job per chain in one transaction.
  */
 export async function createSubmission(input: NewSubmission): Promise<CreatedSubmission> {
-  const { datasetVersionId, chains } = await versionChains(input.datasetVersion);
+  const { datasetVersionId, chains, testEdits } = await versionChains(input.datasetVersion);
   const predictions =
     typeof input.predictions === "string" ? await (input.load ?? loadPredictions)(input.predictions, chains, input.limits) : input.predictions;
   if (typeof input.predictions !== "string") checkParsedPredictions(predictions, chains, input.datasetVersion);
@@ -153,6 +154,8 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
           ...entry,
           manifest: input.manifest ? columnJson(runManifestSchema, input.manifest) : null,
           ruleBreaches: columnJson(ruleBreachesSchema, input.ruleBreaches ?? []),
+          // the version's policy now: a later change of rules does not change how this one is replayed
+          testEditPolicy: testEdits,
         },
         select: { id: true, run: true },
       });

@@ -52,5 +52,6 @@ export function leaderboardRow(over: {
     runs: null,
     breaches: [],
     verified: false,
+    testEdits: { bugs: 0, flagged: false },
   };
 }

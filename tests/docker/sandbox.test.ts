@@ -3,7 +3,7 @@
  * gold and empty replays, limits, the time limit, no network, cleanup on Ctrl-C.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import type { Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
 import { ChainContainers, Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
 import type { Mode } from "@/lib/schemas/prediction";
+import { chainRecords } from "@/evaluator/scoring";
 import { OPS_V0, OPS_V1, buildTinyRepo, type TinyRepo } from "./tiny-repo";
 import { ownSandboxes } from "./engine";
 import { useCountingServer } from "./counting-server";
@@ -25,7 +26,7 @@ const datasetOf = (t: TinyRepo): Dataset => ({ path: "tiny.jsonl", sha256: "tiny
 
 const sandboxContainers = () => ownSandboxes();
 
-async function run(mode: Mode, patches: Record<number, string>, timeoutS = 60) {
+async function run(mode: Mode, patches: Record<number, string>, timeoutS = 60, testEdits: "keep" | "strip" = "keep") {
   const outDir = mkdtempSync(join(tmpdir(), "chainswe-run-"));
   const summary = await evaluate({
     dataset: datasetOf(tiny),
@@ -36,6 +37,7 @@ async function run(mode: Mode, patches: Record<number, string>, timeoutS = 60) {
     concurrency: 1,
     chainIds: null,
     limits: defaultLimits({ testTimeoutS: timeoutS }),
+    testEdits,
   });
   return { summary, bugs: await readResults(outDir), outDir };
 }
@@ -70,6 +72,25 @@ describe("replay of a tiny chain", () => {
     // Seq: mul is still broken, so test_mul (P2P of bug 2) fails on top of A(1)
     expect(seq.bugs[1]).toMatchObject({ resolved: false, fingerprint: "broke_working_code" });
     expect(oracle.bugs[1]).toMatchObject({ resolved: true, fingerprint: null });
+  });
+});
+
+describe("test edits (SPEC §7)", () => {
+  it("keep applies a patch's test edits; strip drops them before applying, names them discarded, and grades the rest", async () => {
+    // bug 1: the gold fix, plus a new file under tests/ (a test path by the default globs)
+    const extra = patchFor([{ path: "tests/test_extra.py", before: null, after: "def test_extra():\n    assert True\n" }]);
+    const patches = { 1: `${tiny.chain.bug_fixes[0]!.patch}${extra}`, 2: tiny.chain.bug_fixes[1]!.patch };
+    const kept = await run("seq", patches, 60, "keep");
+    const stripped = await run("seq", patches, 60, "strip");
+    expect(kept.bugs[0]).toMatchObject({ resolved: true, model_files: ["calc/ops.py", "tests/test_extra.py"] });
+    expect(stripped.bugs[0]).toMatchObject({ resolved: true, model_files: ["calc/ops.py"], discarded_files: ["tests/test_extra.py"] });
+    expect(stripped.bugs.map((b) => b.resolved)).toEqual([true, true]);
+    // the log says what was stripped; the submitted patch is kept as it was sent
+    const log = readFileSync(join(stripped.outDir, "logs", "tiny-chain", "1", "test_output.txt"), "utf8");
+    expect(log).toContain(">>> test edits stripped before applying (policy strip): tests/test_extra.py");
+    expect(readFileSync(join(stripped.outDir, "logs", "tiny-chain", "1", "model.patch"), "utf8")).toBe(patches[1]);
+    // counted either way (the leaderboard's scores without test-editing patches read this)
+    for (const r of [kept, stripped]) expect(chainRecords({ summary: r.summary, bugs: r.bugs })[0]!.test_edits).toEqual([1]);
   });
 });
 

@@ -19,7 +19,7 @@ export async function dispatchOne(o: RedisSide & { loaders: QueueLoaders }): Pro
     const chain = await o.loaders.chain(payload.datasetVersion, payload.continuousId);
     if (!chain) throw new DatasetError(`no chain ${payload.continuousId} in dataset version ${payload.datasetVersion}`, payload.continuousId);
     const predictions = [...(await o.loaders.predictions(payload.submissionId, payload.continuousId)).values()];
-    const job: ChainJob = { jobId: claimed.jobId, leaseOwner, attempts: claimed.attempts, submissionId: payload.submissionId, mode: payload.mode, system: payload.system, chain, predictions };
+    const job: ChainJob = { jobId: claimed.jobId, leaseOwner, attempts: claimed.attempts, submissionId: payload.submissionId, mode: payload.mode, system: payload.system, testEdits: payload.testEdits, chain, predictions };
     await o.redis.sadd(DISPATCHED_SET, leaseOwner);
     await o.chains.add("chain", job, { jobId: chainJobId(leaseOwner), removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });
     o.log(`job ${claimed.jobId} (${leaseOwner}): ${payload.continuousId} (${payload.mode}) queued for the workers`);

@@ -37,6 +37,7 @@ export async function replayJob(replay: Replay, o: ReplayContext): Promise<void>
         chain: job.chain,
         mode: job.mode,
         system: job.system,
+        testEdits: job.testEdits,
         // the dispatcher sends every prediction with its order (0 would match no bug: orders start at 1)
         predictions: new Map(job.predictions.map((p) => [p.order ?? 0, p])),
       },

@@ -22,7 +22,7 @@ import { CSV_COLUMNS, csvLines, leaderboardDocument } from "@/lib/leaderboard/ex
 type Answer = { format: "json" | "csv"; text: string; filename: string };
 
 async function answer(query: LeaderboardApiQuery): Promise<Answer> {
-  const board = await getLeaderboard({ version: query.version, scoring: query.scoring, window: bugWindowOf(query) });
+  const board = await getLeaderboard({ version: query.version, scoring: query.scoring, window: bugWindowOf(query), test_edits: query.test_edits });
   if (query.version && !board.versions.includes(query.version)) {
     throw new FieldError("version", `no dataset version ${query.version} (there are: ${board.versions.join(", ") || "none"})`);
   }

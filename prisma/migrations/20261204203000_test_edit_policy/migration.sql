@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Submission" ADD COLUMN "testEditPolicy" TEXT NOT NULL DEFAULT 'keep';
