@@ -77,7 +77,17 @@ export const envSchema = z.object({
   CHAINSWE_BULLMQ_LOCK_S: int(30),
   /** distributed mode: chains on Redis at once */
   CHAINSWE_DISPATCH_MAX: int(64),
-});
+  /**
+   * "true" lets team webhooks reach loopback, private and link-local addresses,
+   * which are refused by default (server-side request forgery): for tests and
+   * deployments whose receivers sit on an intranet.
+   */
+  CHAINSWE_WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  /** notifications are e-mailed to team members who gave an address when this is set (smtp://user:pass@host:port, or smtps://) */
+  CHAINSWE_SMTP_URL: z.string().regex(/^smtps?:\/\//, "an smtp:// or smtps:// URL").optional(),
+  /** the From of those e-mails, e.g. "ChainSWE <chainswe@example.org>"; needed with CHAINSWE_SMTP_URL */
+  CHAINSWE_SMTP_FROM: z.string().min(3).optional(),
+}).refine((e) => !e.CHAINSWE_SMTP_URL || e.CHAINSWE_SMTP_FROM, { path: ["CHAINSWE_SMTP_FROM"], message: "needed with CHAINSWE_SMTP_URL (the e-mails' From)" });
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -22,7 +22,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "pg",
-          include: ["lib/{accounts,analysis,compare,dataset,leaderboard,positions,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "evaluator/queue/*.test.ts", "evaluator/cli/submit.test.ts"],
+          include: ["lib/{accounts,analysis,compare,dataset,leaderboard,notifications,positions,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "evaluator/queue/*.test.ts", "evaluator/cli/submit.test.ts"],
           environment: "node",
           env: { CHAINSWE_TEST_DB: "postgresql" },
           testTimeout: 30_000,

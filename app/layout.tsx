@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/ui/SiteHeader";
 import { getViewer } from "@/lib/auth/viewer";
+import { unreadNotificationCount } from "@/lib/notifications/data";
 import { headerFacts } from "@/lib/site-header";
 import "./globals.css";
 
@@ -14,10 +15,11 @@ export const dynamic = "force-dynamic";
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [viewer, facts] = await Promise.all([getViewer(), headerFacts()]);
+  const unread = await unreadNotificationCount(viewer);
   return (
     <html lang="en">
       <body>
-        <SiteHeader viewer={viewer} facts={facts} />
+        <SiteHeader viewer={viewer} facts={facts} unread={unread} />
         {children}
       </body>
     </html>

@@ -7,15 +7,27 @@
  * With CHAINSWE_QUEUE=bullmq the site replays nothing itself: it runs the
  * dispatcher, which hands chains to `chainswe worker --redis` processes on
  * other machines and stores their reports (evaluator/distributed).
+ * Either way the site also runs the notification delivery loop
+ * (lib/notifications/loop.ts): webhooks and e-mail are sent from the site only.
  */
 import { hostname } from "node:os";
 import { env } from "@/env";
 import { DEFAULT_QUEUE_POLICY, startWorkerPool, type WorkerPool } from "@/evaluator/queue";
 import { assertEngine, defaultLimits } from "@/evaluator/sandbox";
 import { coerceError } from "@/lib/errors";
+import { startDeliveryLoop, type DeliveryLoop } from "@/lib/notifications/loop";
 import { portalLoaders } from "@/lib/queue-loaders";
 
-const holder = globalThis as { chainsweSiteWorker?: Pick<WorkerPool, "stop"> };
+const holder = globalThis as { chainsweSiteWorker?: Pick<WorkerPool, "stop">; chainsweDeliveryLoop?: DeliveryLoop };
+
+/** Webhook and e-mail deliveries; nothing to hand back on stopping (a claim left behind runs out: lib/notifications/deliveries.ts). */
+function startSiteDeliveries(): void {
+  if (holder.chainsweDeliveryLoop) return;
+  holder.chainsweDeliveryLoop = startDeliveryLoop({
+    pollMs: 1000,
+    log: (line) => process.stderr.write(`${new Date().toISOString()} [notifications] ${line}\n`),
+  });
+}
 
 async function startSiteDispatcher(redisUrl: string | undefined): Promise<void> {
   if (!redisUrl) throw new Error("CHAINSWE_QUEUE=bullmq needs REDIS_URL");
@@ -58,6 +70,7 @@ function stopOnSignal(stop: () => Promise<unknown>): void {
 
 export async function startSiteWorker(): Promise<void> {
   const { CHAINSWE_SITE_WORKERS, CHAINSWE_LEASE_S, CHAINSWE_QUEUE, REDIS_URL } = env();
+  startSiteDeliveries();
   if (holder.chainsweSiteWorker) return;
   if (CHAINSWE_QUEUE === "bullmq") return startSiteDispatcher(REDIS_URL);
   if (CHAINSWE_SITE_WORKERS === 0) return;

@@ -8,6 +8,9 @@ import { systemFormInput } from "@/lib/teams/systems";
 import { SYSTEM_FIELDS } from "@/lib/teams/system-fields";
 import { answerInvitation, invitationAnswerSchema, inviteMember, inviteSchema } from "@/lib/teams/invitations";
 import { createSystem, createTeam, memberRoleSchema, removeMember, setMemberRole, updateSystem } from "@/lib/teams/data";
+import { removeWebhook, rotateWebhookSecret, saveWebhook, sendTestDelivery, webhookIntentSchema } from "@/lib/notifications/webhooks";
+
+type WebhookSecret = { secret: string | null };
 
 // Thin: read the form, call lib/teams/data.ts (which checks the viewer), answer with an ActionResult.
 // `slug`, `systemId` and `userId` are bound on the page; the data layer re-checks them, so a forged value gains nothing.
@@ -83,4 +86,38 @@ export const memberAction = formAction({ bound: 2 }, async (slug: string, userId
   if (removing && userId === viewer?.id) redirect("/teams");
   refresh();
   return ok(null);
+});
+
+/** The webhook form: a new webhook's secret comes back this once. */
+export const saveWebhookAction = formAction({ bound: 1 }, async (slug: string, _prev: ActionResult<WebhookSecret>, form: FormData): Promise<ActionResult<WebhookSecret>> => {
+  const values = formValues(form, ["url"]);
+  let saved: { secret: string | null };
+  try {
+    saved = await saveWebhook(await getViewer(), slug, { url: values.url ?? "" });
+  } catch (e) {
+    return failure(e, values);
+  }
+  refresh();
+  return ok(saved, saved.secret ? "Webhook saved." : "Webhook URL changed; the secret stays the same.");
+});
+
+/** The webhook's buttons: send a test delivery (intent "test"), rotate the secret ("rotate", answered once) or remove it ("remove"). */
+export const webhookAction = formAction({ bound: 1 }, async (slug: string, _prev: ActionResult<WebhookSecret>, form: FormData): Promise<ActionResult<WebhookSecret>> => {
+  const viewer = await getViewer();
+  let result: ActionResult<WebhookSecret>;
+  try {
+    const intent = webhookIntentSchema.parse(form.get("intent"));
+    if (intent === "rotate") result = ok(await rotateWebhookSecret(viewer, slug), "New secret made: the old one no longer signs.");
+    else if (intent === "remove") {
+      await removeWebhook(viewer, slug);
+      result = ok({ secret: null }, "Webhook removed.");
+    } else {
+      const sent = await sendTestDelivery(viewer, slug);
+      result = ok({ secret: null }, sent.ok ? `Test delivery sent: HTTP ${sent.httpStatus}.` : `Test delivery failed: ${sent.error ?? `HTTP ${sent.httpStatus}`}; it will be retried.`);
+    }
+  } catch (e) {
+    return failure(e);
+  }
+  refresh();
+  return result;
 });

@@ -1,7 +1,7 @@
 /**
  * The header on every page ("quiet chrome"): the benchmark's name, the
- * newest dataset version and the date of the newest result, where to go, and
- * who is signed in.
+ * newest dataset version and the date of the newest result, where to go
+ * (with the signed-in viewer's unread notifications), and who is signed in.
  */
 import Link from "next/link";
 import type { Viewer } from "@/lib/accounts/users";
@@ -10,7 +10,7 @@ import { utcDay } from "@/lib/format";
 import type { HeaderFacts } from "@/lib/site-header";
 
 
-export function SiteHeader({ viewer, facts }: { viewer: Viewer | null; facts: HeaderFacts }) {
+export function SiteHeader({ viewer, facts, unread }: { viewer: Viewer | null; facts: HeaderFacts; unread: number }) {
   const reviewer = viewer && (viewer.isReviewer || viewer.isSiteAdmin);
   return (
     <header className="site-header">
@@ -32,6 +32,11 @@ export function SiteHeader({ viewer, facts }: { viewer: Viewer | null; facts: He
         <Link href="/submissions">Submissions</Link>
         {viewer && <Link href="/submit">Submit</Link>}
         {viewer && <Link href="/teams">Teams</Link>}
+        {viewer && (
+          <Link href="/notifications" aria-label={unread ? `Notifications, ${unread} unread` : "Notifications"}>
+            Notifications{unread > 0 && <> <span className="badge">{unread}</span></>}
+          </Link>
+        )}
         {reviewer && <Link href="/review">Review</Link>}
         {viewer?.isSiteAdmin && <Link href="/admin">Admin</Link>}
         <span className="spacer" />

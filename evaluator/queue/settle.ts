@@ -1,9 +1,12 @@
 /**
  * Keeps Submission.status in step with its jobs. Called inside the transaction
  * that changed a job, so a submission never shows completed while a chain's
- * results are missing, or running after its last chain finished.
+ * results are missing, or running after its last chain finished. An
+ * evaluation that ends completed or failed leaves the team a notification in
+ * the same transaction.
  */
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { recordNotification, settledEvent } from "@/lib/notifications/record";
 import { jobStatusSchema, submissionStatusSchema, type SubmissionStatus } from "@/lib/schemas/columns";
 import { settledSubmissionStatus } from "./policy";
 
@@ -20,6 +23,8 @@ export async function settleSubmission(tx: Tx, submissionId: string): Promise<Su
   if (next !== current) {
     const ended = next === "completed" || next === "failed" || next === "cancelled";
     await tx.submission.update({ where: { id: submissionId }, data: { status: next, finishedAt: ended ? new Date() : null } });
+    const event = settledEvent(next);
+    if (event) await recordNotification(tx, { submissionId, event });
   }
   return next;
 }

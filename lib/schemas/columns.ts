@@ -47,6 +47,21 @@ export const AUDIT_ACTIONS = [
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
+/** Notification.event: what a team is told about one of its submissions (lib/notifications) */
+export const NOTIFICATION_EVENTS = ["evaluation_completed", "evaluation_failed", "publication_approved", "publication_rejected"] as const;
+export const notificationEventSchema = z.enum(NOTIFICATION_EVENTS);
+export type NotificationEvent = z.infer<typeof notificationEventSchema>;
+
+/** NotificationDelivery.channel */
+export const DELIVERY_CHANNELS = ["webhook", "email"] as const;
+export const deliveryChannelSchema = z.enum(DELIVERY_CHANNELS);
+export type DeliveryChannel = z.infer<typeof deliveryChannelSchema>;
+
+/** NotificationDelivery.status */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
+export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
+
 // ---------------------------------------------------------------- JSON columns
 
 const countRow = { chains: z.number().int().nonnegative(), bugs: z.number().int().nonnegative() };

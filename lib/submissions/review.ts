@@ -14,7 +14,8 @@ import { cancelEvaluation, requeueEvaluation, type CancelOutcome } from "@/evalu
 import { canReview, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
-import { visibilitySchema, type AuditAction, type Visibility } from "@/lib/schemas/columns";
+import { recordNotification } from "@/lib/notifications/record";
+import { visibilitySchema, type AuditAction, type NotificationEvent, type Visibility } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { isEvaluationOpen, OWN_TEAM_DECISION, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
 import { readableSubmission } from "@/lib/submissions/access";
@@ -31,7 +32,11 @@ function parseRequest(input: unknown): VisibilityRequest {
   throw new FieldError(String(issue.path[0]), issue.message);
 }
 
-/** Request, withdraw, approve or reject publication; answers the new visibility. */
+/** A reviewer's decision tells the team; the team's own requests and withdrawals do not. */
+const reviewEvent = (audit: AuditAction): NotificationEvent | null =>
+  audit === "publication_approved" || audit === "publication_rejected" ? audit : null;
+
+/** Request, withdraw, approve or reject publication (a reviewer's decision notifies the team); answers the new visibility. */
 export async function changeVisibility(viewer: Viewer | null, id: string, input: unknown, now: Date = new Date()): Promise<Visibility> {
   const request = parseRequest(input);
   const s = await readableSubmission(viewer, id);
@@ -44,6 +49,8 @@ export async function changeVisibility(viewer: Viewer | null, id: string, input:
     });
     if (changed.count === 0) throw new ForbiddenError(CHANGED_MEANWHILE);
     await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: t.audit, targetType: "submission", targetId: id, reason: t.reason } });
+    const event = reviewEvent(t.audit);
+    if (event) await recordNotification(tx, { submissionId: id, event, reason: t.reason, now });
   });
   return t.to;
 }

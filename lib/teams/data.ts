@@ -148,15 +148,16 @@ function teamNameTaken(existing: string): FieldError {
 }
 
 /** The team, for a change: unknown slug → NotFoundError, visitor → UnauthorizedError. */
-async function teamForChange(viewer: Viewer | null, slug: string): Promise<{ viewer: Viewer; teamId: string }> {
+export async function teamForChange(viewer: Viewer | null, slug: string): Promise<{ viewer: Viewer; teamId: string }> {
   const team = await db.team.findUnique({ where: { slug }, select: { id: true } });
   if (!team) throw new NotFoundError("team");
   if (!viewer) throw new UnauthorizedError("sign in to change a team");
   return { viewer, teamId: team.id };
 }
 
-function assertTeamAdmin(viewer: Viewer, teamId: string): void {
-  if (!isTeamAdmin(viewer, teamId)) throw new ForbiddenError("only the team's admins can manage its members");
+/** ForbiddenError unless the viewer is one of the team's admins; `what` names what they may not do. */
+export function assertTeamAdmin(viewer: Viewer, teamId: string, what = "manage its members"): void {
+  if (!isTeamAdmin(viewer, teamId)) throw new ForbiddenError(`only the team's admins can ${what}`);
 }
 
 /** Makes a member an admin or a plain member (team admins only). */

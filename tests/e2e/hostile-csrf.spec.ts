@@ -330,6 +330,33 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
     },
     probe: () => dbGet(`SELECT role FROM TeamMember WHERE teamId = ? AND userId = ?`, teamId(), userId(victim)),
   },
+  "app/teams/actions.ts saveWebhookAction": {
+    as: signedIn(() => owner.context),
+    path: () => `/teams/${owner.slug}`,
+    submit: async (page) => {
+      await page.getByLabel("Webhook URL").fill(`https://hooks.example.org/csrf-${run}`);
+      await page.getByRole("button", { name: "Add webhook" }).click();
+    },
+    probe: () => dbGet(`SELECT url FROM TeamWebhook WHERE teamId = ?`, teamId()),
+  },
+  "app/teams/actions.ts webhookAction": {
+    // the webhook saveWebhookAction's replay from this site made
+    as: signedIn(() => owner.context),
+    path: () => `/teams/${owner.slug}`,
+    submit: async (page) => {
+      await page.getByRole("button", { name: "Rotate secret" }).click();
+    },
+    probe: () => dbGet(`SELECT secret FROM TeamWebhook WHERE teamId = ?`, teamId()),
+  },
+  "app/notifications/actions.ts markAllReadAction": {
+    // the owner's completed submission left the team a notification
+    as: signedIn(() => owner.context),
+    path: () => "/notifications",
+    submit: async (page) => {
+      await page.getByRole("button", { name: /Mark all read/ }).click();
+    },
+    probe: () => dbGet(`SELECT notificationsReadAt AS at FROM User WHERE id = ?`, userId(owner.username)),
+  },
 };
 
 for (const key of SERVER_ACTIONS) {

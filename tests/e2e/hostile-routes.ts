@@ -32,5 +32,8 @@ export const SERVER_ACTIONS = [
   "app/teams/actions.ts inviteMemberAction",
   "app/teams/actions.ts invitationAction",
   "app/teams/actions.ts memberAction",
+  "app/teams/actions.ts saveWebhookAction",
+  "app/teams/actions.ts webhookAction",
+  "app/notifications/actions.ts markAllReadAction",
 ] as const;
 export type ServerAction = (typeof SERVER_ACTIONS)[number];

@@ -4,17 +4,21 @@ import { UtcTime } from "@/components/ui/Time";
 import { InvitationControls, TeamInviteForm, TeamMemberControls } from "@/components/teams/TeamMemberForms";
 import { TeamSystemForm } from "@/components/teams/TeamSystemForm";
 import { TeamSystemsTable } from "@/components/teams/TeamSystemsTable";
+import { DeliveryLog } from "@/components/teams/DeliveryLog";
+import { TeamWebhookButtons, TeamWebhookForm } from "@/components/teams/TeamWebhookForms";
+import type { Viewer } from "@/lib/accounts/users";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/lib/errors";
+import { webhookSettings } from "@/lib/notifications/webhooks";
 import { CONTEXT_CONFIG_SUGGESTIONS, linksText } from "@/lib/teams/systems";
 import { getTeam, type TeamView } from "@/lib/teams/data";
-import { createSystemAction, invitationAction, inviteMemberAction, memberAction, updateSystemAction } from "../actions";
+import { createSystemAction, invitationAction, inviteMemberAction, memberAction, saveWebhookAction, updateSystemAction, webhookAction } from "../actions";
 
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<{ edit?: string | string[] }> };
 
-async function load(slug: string): Promise<TeamView> {
+async function load(viewer: Viewer | null, slug: string): Promise<TeamView> {
   try {
-    return await getTeam(await getViewer(), slug);
+    return await getTeam(viewer, slug);
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -26,8 +30,10 @@ export async function generateMetadata({ params }: Props) {
 }
 
 export default async function TeamPage({ params, searchParams }: Props) {
-  const [{ slug }, { edit }] = await Promise.all([params, searchParams]);
-  const team = await load(slug);
+  const [{ slug }, { edit }, viewer] = await Promise.all([params, searchParams, getViewer()]);
+  const team = await load(viewer, slug);
+  // null unless the viewer is one of the team's admins
+  const webhook = await webhookSettings(viewer, team.id);
   // ?edit=<system id> opens that system's edit form in place of the new-system form (state in the URL)
   const editing = team.canEditSystems ? team.systems.find((s) => s.id === edit) : undefined;
   return (
@@ -122,6 +128,20 @@ export default async function TeamPage({ params, searchParams }: Props) {
         <>
           <h3>Invite a member</h3>
           <TeamInviteForm action={inviteMemberAction.bind(null, team.slug)} />
+        </>
+      )}
+
+      {webhook && (
+        <>
+          <h2>Webhook</h2>
+          <p className="muted">
+            Seen by the team&apos;s admins only. Each notification (an evaluation completed or failed, publication approved or rejected) is POSTed as
+            signed JSON; a failed delivery is tried again after 10 s, 1 min, 5 min and 30 min.
+          </p>
+          <TeamWebhookForm action={saveWebhookAction.bind(null, team.slug)} webhook={webhook.webhook} />
+          {webhook.webhook && <TeamWebhookButtons action={webhookAction.bind(null, team.slug)} />}
+          <h3>Deliveries</h3>
+          <DeliveryLog deliveries={webhook.deliveries} />
         </>
       )}
     </main>
