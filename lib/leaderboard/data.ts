@@ -1,9 +1,11 @@
 /**
  * The leaderboard's rows (SPEC §4, §6): one per public system × mode
- * on a dataset version — the newest public completed submission of each —
+ * on a dataset version — the newest public completed submission of each, with
+ * the other public runs of its entry when it is one of repeated runs (SPEC §7) —
  * read from the scores stored when evaluations completed (lib/leaderboard/aggregates.ts),
- * or, under a bug-date window (SPEC §7), rescored over the chains it keeps from
- * each submission's stored chain records. Filtering and sorting are the
+ * or rescored from each run's stored chain records: a row of several runs,
+ * every row under a bug-date window (over the chains it keeps) or without
+ * test-editing patches (SPEC §7). Filtering and sorting are the
  * caller's (the page and the JSON API share this module, lib/leaderboard/rows.ts);
  * the relative change against the same system's Oracle row is computed here,
  * where both rows are at hand.
@@ -374,11 +376,11 @@ type RowToScore = { id: string; system: string; mode: LeaderboardRow["mode"]; ru
 
 /**
  * Each row's values under the query, and how to complete rows with their
- * intervals. A single run with no window (or one keeping every chain) is its
- * stored scores. Otherwise the row is rescored from its runs' chain records:
- * under a window over the chains inside, the rows asked for together (they
- * share the bootstrap's resamples); a row of several runs with no window over
- * the chains its runs cover.
+ * intervals. A single run with no window (or one keeping every chain) and
+ * test edits counted as graded is its stored scores. Otherwise the row is
+ * rescored from its runs' chain records: under a window over the chains
+ * inside, the rows asked for together (they share the bootstrap's resamples);
+ * with no window over the chains its run 1 covers, one row at a time.
  */
 async function rowScoring(rows: RowToScore[], q: LeaderboardQuery, window: Awaited<ReturnType<typeof windowKeeps>>): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
   const values = new Map<string, RunValues>();
