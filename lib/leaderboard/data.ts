@@ -39,7 +39,8 @@ import {
 import { db } from "@/lib/db";
 import { parseColumn, systemLinksSchema } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
-import { isVerified, ruleBreachesSchema, versionRulesSchema, type RuleBreach, type VersionRules } from "@/lib/schemas/manifest";
+import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/lib/schemas/manifest";
+import { getVersionRules } from "@/lib/dataset/data";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
 import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
@@ -302,13 +303,11 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     const runs = runsOf.get(entryOf(s))!.toSorted((a, b) => a.run - b.run);
     return [{ ...runs[0]!, finishedAt: s.finishedAt, runs }];
   });
-  const scoring = await rowScoring(
-    newest.map((s) => ({ id: s.id, system: s.system.name, mode: modeSchema.parse(s.mode), runs: s.runs.map((r) => ({ id: r.id, computedAt: r.score!.computedAt })) })),
-    q,
-    window,
-  );
-  const rules = await versionRules(version);
-  const records = await storedChainRecords(newest.flatMap((s) => s.runs.map((r) => ({ id: r.id, computedAt: r.score!.computedAt }))));
+  const toScore = newest.map((s) => ({ id: s.id, system: s.system.name, mode: modeSchema.parse(s.mode), runs: s.runs.map((r) => ({ id: r.id, computedAt: r.score!.computedAt })) }));
+  // every run's chain records, read once: they count test edits for every row and rescore the rows that need it
+  const records = await storedChainRecords(toScore.flatMap((r) => r.runs));
+  const scoring = await rowScoring(toScore, q, window, records);
+  const rules = (await getVersionRules(version)) ?? {};
   const scored = (id: string) => (window && window.keeps.chains < window.keeps.totalChains ? window.keeps.inside.has(id) : true);
   const testEditBugs = (id: string) => (records.get(id) ?? []).reduce((n, c) => n + (scored(c.continuous_id) ? (c.test_edits?.length ?? 0) : 0), 0);
   const rows: LeaderboardValueRow[] = [];
@@ -352,11 +351,6 @@ function withCompletion(board: LeaderboardValues, scorers: Scorers): Leaderboard
   return board;
 }
 
-/** A version's rules (run manifests, the verified badge). */
-async function versionRules(version: string): Promise<VersionRules> {
-  const row = await db.datasetVersion.findUnique({ where: { version }, select: { rules: true } });
-  return row ? parseColumn(versionRulesSchema, row.rules, "DatasetVersion.rules") : {};
-}
 
 /** A row's spread as the API and pages name it. */
 export function rowRuns<P>(runs: NonNullable<RunValues["runs"]>, submissionIds: string[], passK: P): RowRuns<P> {
@@ -382,7 +376,12 @@ type RowToScore = { id: string; system: string; mode: LeaderboardRow["mode"]; ru
  * inside, the rows asked for together (they share the bootstrap's resamples);
  * with no window over the chains its run 1 covers, one row at a time.
  */
-async function rowScoring(rows: RowToScore[], q: LeaderboardQuery, window: Awaited<ReturnType<typeof windowKeeps>>): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
+async function rowScoring(
+  rows: RowToScore[],
+  q: LeaderboardQuery,
+  window: Awaited<ReturnType<typeof windowKeeps>>,
+  records: ReadonlyMap<string, ChainRecord[]>,
+): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
   const values = new Map<string, RunValues>();
   const windowed = window && window.keeps.chains < window.keeps.totalChains ? window : null;
   // stored scores count every bug as graded; without test-editing patches every row is rescored from its records
@@ -399,7 +398,6 @@ async function rowScoring(rows: RowToScore[], q: LeaderboardQuery, window: Await
     const { runs: _, ...one } = s;
     values.set(r.id, { ...one, per_bug: s.per_bug.value, chain: s.chain.value, per_position: s.per_position });
   }
-  const records = await storedChainRecords(rescored.flatMap((r) => r.runs));
   const toScore = new Map<string, { run: { system: string; mode: Mode }; runs: ChainRecord[][] }>();
   for (const r of rescored) {
     const runs = r.runs.map((x) => records.get(x.id));

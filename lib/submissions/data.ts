@@ -171,6 +171,15 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
   return { id, run, systemId, chains: chainIds.length, predictions: rows.length, warnings: predictions.warnings };
 }
 
+/** Where-clause of an entry's runs (SPEC §7): run 1 (`first`) and the runs that name it. */
+export const entryRunsWhere = (first: string) => ({ OR: [{ id: first }, { runOfId: first }] });
+
+/** The number the next run of the entry whose run 1 is `first` gets: after its last run. */
+export async function nextRunNumber(client: Tx | typeof db, first: string): Promise<number> {
+  const last = await client.submission.aggregate({ where: entryRunsWhere(first), _max: { run: true } });
+  return (last._max.run ?? 1) + 1;
+}
+
 /**
  * The entry a new run joins and its number: after the entry's last run. In the
  * storing transaction; two uploads racing for the same number meet the unique
@@ -189,8 +198,7 @@ async function nextRun(tx: Tx, runOf: string, run: { systemId: string; datasetVe
   if (theirs.size !== run.chainIds.length || run.chainIds.some((id) => !theirs.has(id))) {
     throw new FieldError(RUN_OF_FIELD, `this upload's chains (${run.chainIds.length}) are not run 1's (${theirs.size}): the runs of one entry cover the same chains`);
   }
-  const last = await tx.submission.aggregate({ where: { OR: [{ id: first }, { runOfId: first }] }, _max: { run: true } });
-  return { runOfId: first, run: (last._max.run ?? 1) + 1 };
+  return { runOfId: first, run: await nextRunNumber(tx, first) };
 }
 
 /** One chain's predictions of a submission, as replayChain takes them (order → line). */

@@ -27,7 +27,7 @@ import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } 
 import { datasetModesSchema, parseColumn } from "@/lib/schemas/columns";
 import { checkManifest, versionRulesSchema, type RuleBreach } from "@/lib/schemas/manifest";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
-import { createSubmission, SubmissionError } from "@/lib/submissions/data";
+import { createSubmission, nextRunNumber, SubmissionError } from "@/lib/submissions/data";
 import { readMultipart } from "@/lib/submissions/multipart";
 import { quotaError, quotaUse, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
 import { parseFields, PREDICTIONS_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
@@ -206,9 +206,7 @@ export type SubmitFormOptions = {
 async function runOfChoice(viewer: Viewer, id: string): Promise<SubmitFormOptions["runOf"]> {
   const row = await db.submission.findUnique({ where: { id }, select: { id: true, runOfId: true, systemId: true, mode: true, datasetVersion: { select: { version: true } }, system: { select: { teamId: true } } } });
   if (!row || !canActForTeam(viewer, row.system.teamId)) return null;
-  const first = row.runOfId ?? row.id;
-  const last = await db.submission.aggregate({ where: { OR: [{ id: first }, { runOfId: first }] }, _max: { run: true } });
-  return { id: row.id, systemId: row.systemId, version: row.datasetVersion.version, mode: modeSchema.parse(row.mode), run: (last._max.run ?? 1) + 1 };
+  return { id: row.id, systemId: row.systemId, version: row.datasetVersion.version, mode: modeSchema.parse(row.mode), run: await nextRunNumber(db, row.runOfId ?? row.id) };
 }
 
 export async function submitFormOptions(viewer: Viewer, limits: IntakeLimits = intakeLimitsFromEnv(), runOf?: string): Promise<SubmitFormOptions> {

@@ -29,6 +29,7 @@ import { graderUses, type GraderUse } from "@/lib/submissions/grader-view";
 import { parseLastRegrade, type SubmissionRegrade } from "@/lib/submissions/regrade";
 import { getSubmissionProgress, type SubmissionProgress } from "@/lib/submissions/progress";
 import { readableSubmission } from "@/lib/submissions/access";
+import { entryRunsWhere } from "@/lib/submissions/data";
 import { scoreChains, type SubmissionScores } from "@/lib/submissions/scores";
 
 // ---------------------------------------------------------------- the submission page
@@ -163,7 +164,7 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
 
 /** The runs of an entry (by run 1's id) the viewer may read, in run order. */
 async function entryRuns(viewer: Viewer | null, first: string, teamId: string): Promise<SubmissionView["entry"]["runs"]> {
-  const rows = await db.submission.findMany({ where: { OR: [{ id: first }, { runOfId: first }] }, orderBy: { run: "asc" }, select: { id: true, run: true, status: true, visibility: true } });
+  const rows = await db.submission.findMany({ where: entryRunsWhere(first), orderBy: { run: "asc" }, select: { id: true, run: true, status: true, visibility: true } });
   return rows.flatMap((r) => {
     const visibility = visibilitySchema.parse(r.visibility);
     return canReadSubmission(viewer, { teamId, visibility }) ? [{ id: r.id, run: r.run, status: submissionStatusSchema.parse(r.status), visibility }] : [];
