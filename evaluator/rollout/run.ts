@@ -2,7 +2,8 @@
  * `rollout`: runs an agent through a dataset's chains under one mode's
  * protocol and writes the predictions JSONL (ready for `chainswe submit` and
  * `chainswe evaluate`) plus one trajectory per bug: `<chain>/<order>.log`
- * (the agent's output) and `<chain>/<order>.json` (how the turn ended).
+ * (the agent's output) and `<chain>/<order>.json` (how the turn ended,
+ * lib/schemas/trajectory.ts).
  * Each chain's lines are appended once its last bug is done, in dataset order
  * within the chain.
  */
@@ -15,6 +16,7 @@ import { ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
 import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
+import type { TrajectoryOutcome } from "@/lib/schemas/trajectory";
 import { rolloutChain, type RolledBug } from "./chain";
 import { pathSegment, predictionLine, recordedPatch } from "./contract";
 
@@ -42,7 +44,7 @@ export type RolloutEvent =
 
 export type RolloutSummary = { chains: number; chainsFailed: number; bugs: number; emptyPatches: number; timedOut: number };
 
-function trajectory(chain: Chain, mode: Mode, r: RolledBug): Record<string, unknown> {
+function trajectory(chain: Chain, mode: Mode, r: RolledBug): TrajectoryOutcome {
   const o = r.outcome;
   return {
     continuous_id: chain.continuous_id,

@@ -21,6 +21,13 @@ export const predictionMetaSchema = z.object({
 });
 export type PredictionMeta = z.infer<typeof predictionMetaSchema>;
 
+/**
+ * What a rollout agent may report about its turn (its metrics file, docs/ROLLOUT.md):
+ * the harness measures wall_seconds itself.
+ */
+export const agentMetricsSchema = predictionMetaSchema.omit({ wall_seconds: true });
+export type AgentMetrics = z.infer<typeof agentMetricsSchema>;
+
 /** A bug's model patch: a unified diff or empty; null is how some harnesses write "no patch". */
 export const modelPatchSchema = z
   .string()
