@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { patchSizeOverLimit } from "@/evaluator/dataset";
 import { checkChainForReplay } from "@/evaluator/replay";
 import { buildStates, enterState, type StateDiff } from "@/evaluator/replay/chain";
@@ -80,10 +80,12 @@ async function agentTurn(sandbox: Sandbox, input: RolloutChainInput, bug: Bug, v
   // turnDir is new, so the patch file is absent when the turn starts
   const patchFile = join(turnDir, "patch.diff");
   const execPath = join(input.scratchDir, "exec");
+  // absolute: the agent may call the wrapper from any directory
+  const logFile = resolve(input.chainDir, `${bug.order}.log`);
   await writeFile(issueFile, bug.problem_statement);
-  await writeFile(execPath, execWrapperScript(sandbox.id), { mode: 0o755 });
+  await writeFile(execPath, execWrapperScript(sandbox.id, logFile), { mode: 0o755 });
   const env = agentEnv({ chain: input.chain, bug, mode: input.mode, issueFile, execPath, containerId: sandbox.id, memoryDir, metricsFile, patchFile, timeLimitS: input.timeLimitS });
-  const run = await runAgent({ command: input.agentCommand, env, logFile: join(input.chainDir, `${bug.order}.log`), timeLimitS: input.timeLimitS });
+  const run = await runAgent({ command: input.agentCommand, env, logFile, timeLimitS: input.timeLimitS });
   const diff = await takeDiff(sandbox, viewCommit);
   const read = parseMetrics(await readFile(metricsFile, "utf8").catch(() => null), metricsFile);
   const submitted = await readPatchFile(patchFile, input.maxPatchBytes);

@@ -1,6 +1,10 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
-import { agentEnv, execWrapperScript, parseMetrics, parsePatchFile, pathSegment, predictionLine, recordedPatch, type TurnOutcome } from "./contract";
+import { agentEnv, execWrapperScript, parseMetrics, parsePatchFile, pathSegment, predictionLine, recordedPatch, stepLine, type TurnOutcome } from "./contract";
 
 const bug = { order: 2, swebench_instance_id: "x-2", problem_statement: "p", patch: "", test_patch: "" } as unknown as Bug;
 const chain = { continuous_id: "x-chain", bug_fixes: [bug, bug, bug] } as unknown as Chain;
@@ -25,8 +29,16 @@ describe("agent contract", () => {
     });
   });
 
-  it("the exec wrapper runs bash in /testbed of that container", () => {
-    expect(execWrapperScript("abc'd")).toContain(`docker exec -i -w /testbed 'abc'\\''d' bash -c "$*"`);
+  it("the exec wrapper runs bash in /testbed of that container and appends to the quoted log path", () => {
+    const script = execWrapperScript("abc'd", "/t/it's $(rm -rf x) `y`.log");
+    expect(script).toContain(`docker exec -i -w /testbed 'abc'\\''d' bash -c "$cmd"`);
+    expect(script).toContain(`log='/t/it'\\''s $(rm -rf x) \`y\`.log'`);
+    expect(script).toContain('} >>"$log"');
+  });
+
+  it("a step line is the marker, `step` and a one-line title", () => {
+    expect(stepLine("Edit a.py")).toBe("##[chainswe] step Edit a.py");
+    expect(stepLine(" Edit\n a.py \r\n")).toBe("##[chainswe] step Edit a.py");
   });
 
   it("reads metrics; bad or unknown content is a warning, not an error", () => {
@@ -62,5 +74,61 @@ describe("agent contract", () => {
     expect(pathSegment("a-chain.1")).toBe("a-chain.1");
     expect(pathSegment("a/b")).not.toBe(pathSegment("a_b"));
     expect(pathSegment("..")).not.toBe("..");
+  });
+});
+
+/**
+ * The wrapper run for real with bash, a stand-in `docker` on PATH that runs the
+ * command on the host: what the log gets and what the caller gets back.
+ */
+describe("exec wrapper, run", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chainswe-exec-"));
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  // docker exec -i -w /testbed <id> bash -c <command>
+  writeFileSync(join(bin, "docker"), `#!/bin/bash\n[ "$1 $2 $3 $4" = "exec -i -w /testbed" ] || exit 99\nprintf '%s' "$5" > ${JSON.stringify(join(dir, "container"))}\nshift 5\nexec "$@"\n`, { mode: 0o755 });
+  const logDir = join(dir, "it's $(touch pwned) a log");
+  mkdirSync(logDir);
+  const log = join(logDir, "1.log");
+  const wrapper = join(dir, "exec");
+  writeFileSync(wrapper, execWrapperScript("c'1", log), { mode: 0o755 });
+  const call = (command: string, input = "") => {
+    const r = spawnSync(wrapper, [command], { input, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, cwd: dir, maxBuffer: 1 << 24 });
+    return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+  };
+  /** the log's new text since `before` characters, durations replaced */
+  const logSince = (before: number) => readFileSync(log, "utf8").slice(before).replace(/ \d+ms/g, " Nms");
+  const size = () => readFileSync(log, "utf8").length;
+
+  it("logs a two-line command with stdout, stderr and its non-zero exit as one block; the caller gets them unchanged", () => {
+    writeFileSync(log, "agent text\n");
+    const r = call("echo out; echo err >&2\nexit 3");
+    expect(r).toEqual({ status: 3, stdout: "out\n", stderr: "err\n" });
+    expect(logSince(0)).toBe("agent text\n##[chainswe] $ echo out; echo err >&2\n##[chainswe] > exit 3\nout\n##[chainswe] stderr\nerr\n##[chainswe] exit 3 Nms\n");
+    expect(readFileSync(join(dir, "container"), "utf8")).toBe("c'1");
+    expect(existsSync(join(dir, "pwned"))).toBe(false);
+  });
+
+  it("passes stdin through; ends a section without a final newline with one; no stderr section when it is empty", () => {
+    const before = size();
+    const r = call("cat; printf x", "in\n");
+    expect(r).toEqual({ status: 0, stdout: "in\nx", stderr: "" });
+    expect(logSince(before)).toBe("##[chainswe] $ cat; printf x\nin\nx\n##[chainswe] exit 0 Nms\n");
+  });
+
+  it("a command's final newline makes no extra line; empty output none either", () => {
+    const before = size();
+    expect(call("true\n\nfalse\n").status).toBe(1);
+    expect(logSince(before)).toBe("##[chainswe] $ true\n##[chainswe] > \n##[chainswe] > false\n##[chainswe] exit 1 Nms\n");
+  });
+
+  it("keeps 64 KiB of each stream in the log and says how much it cut; the caller gets all of it", () => {
+    const before = size();
+    const r = call("head -c 70000 /dev/zero | tr '\\0' a; head -c 66000 /dev/zero | tr '\\0' b >&2");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("a".repeat(70000));
+    expect(r.stderr).toBe("b".repeat(66000));
+    const cut = 70000 - 65536 + (66000 - 65536);
+    expect(logSince(before)).toBe(`##[chainswe] $ head -c 70000 /dev/zero | tr '\\0' a; head -c 66000 /dev/zero | tr '\\0' b >&2\n${"a".repeat(65536)}\n##[chainswe] stderr\n${"b".repeat(65536)}\n##[chainswe] exit 0 Nms [${cut} bytes not logged]\n`);
   });
 });

@@ -4,10 +4,9 @@
  * commands with, and the prediction line the harness writes for its turn.
  */
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import { patchOverLimit, patchSizeOverLimit } from "@/evaluator/dataset";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
-import { META_FIELDS, modelPatchSchema, predictionMetaSchema, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
+import { META_FIELDS, agentMetricsSchema, modelPatchSchema, type AgentMetrics, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
 
 /** Where the repository is inside the chain's container. */
 export const CONTAINER_REPO = "/testbed";
@@ -48,23 +47,61 @@ export function agentEnv(t: AgentTurn): Record<string, string> {
 /** Single-quotes a string for sh. */
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** Starts every structured line of a trajectory log (docs/ROLLOUT.md, "Trajectory log"). */
+export const LOG_MARKER = "##[chainswe]";
+/** A logged tool call keeps at most this much of each of its stdout and stderr. */
+export const LOGGED_STREAM_BYTES = 65536;
+
+/** The line an agent prints on its stdout to start a step of its trajectory; the title is kept to one line. */
+export function stepLine(title: string): string {
+  return `${LOG_MARKER} step ${title.replace(/\s+/g, " ").trim()}`;
+}
+
 /**
  * `$CHAINSWE_EXEC 'command'`: runs the command with bash in the repository
- * inside the container, stdin passed through, exit status returned. The docker
- * CLI honours DOCKER_HOST as the harness does.
+ * inside the container, stdin passed through, full stdout, stderr and exit
+ * status returned; the docker CLI honours DOCKER_HOST as the harness does.
+ * The call is appended to the bug's log as one marker block once it ends. The
+ * streams go to files first so that the block is written whole (the agent
+ * writes to the same log) and the log's copy can be capped.
  */
-export function execWrapperScript(containerId: string): string {
+export function execWrapperScript(containerId: string, logFile: string): string {
+  const m = LOG_MARKER;
   return [
-    "#!/bin/sh",
-    "# chainswe rollout: runs a command inside the chain's container (see docs/ROLLOUT.md)",
-    `exec docker exec -i -w ${CONTAINER_REPO} ${shq(containerId)} bash -c "$*"`,
+    "#!/bin/bash",
+    "# chainswe rollout: runs a command inside the chain's container and logs the call (see docs/ROLLOUT.md)",
+    `log=${shq(logFile)}`,
+    `cap=${LOGGED_STREAM_BYTES}`,
+    'cmd="$*"',
+    'tmp=$(mktemp -d) || { echo "chainswe exec: no temporary directory, command not run" >&2; exit 125; }',
+    `trap 'rm -rf "$tmp"' EXIT`,
+    "start=$(date +%s%N)",
+    `docker exec -i -w ${CONTAINER_REPO} ${shq(containerId)} bash -c "$cmd" >"$tmp/out" 2>"$tmp/err"`,
+    "status=$?",
+    "ms=$(( ($(date +%s%N) - start) / 1000000 ))",
+    'over() { local n; n=$(wc -c <"$1"); echo $(( n > cap ? n - cap : 0 )); }',
+    'cut=$(( $(over "$tmp/out") + $(over "$tmp/err") ))',
+    "# at most $cap bytes of a stream, ending with a newline so that the next marker starts a line",
+    'section() { head -c "$cap" "$1"; if [ -s "$1" ] && [ "$(head -c "$cap" "$1" | tail -c 1 | wc -l)" -eq 0 ]; then echo; fi; }',
+    "{",
+    `  printf '${m} $ %s\\n' "\${cmd%%$'\\n'*}"`,
+    `  case "$cmd" in *$'\\n'*) printf '%s' "\${cmd#*$'\\n'}" | while IFS= read -r line || [ -n "$line" ]; do printf '${m} > %s\\n' "$line"; done ;; esac`,
+    '  section "$tmp/out"',
+    `  if [ -s "$tmp/err" ]; then echo '${m} stderr'; section "$tmp/err"; fi`,
+    `  printf '${m} exit %s %sms' "$status" "$ms"`,
+    `  if [ "$cut" -gt 0 ]; then printf ' [%s bytes not logged]' "$cut"; fi`,
+    "  echo",
+    '} >>"$log"',
+    "# the agent gets everything, once the command has ended",
+    'cat "$tmp/out"',
+    'cat "$tmp/err" >&2',
+    'exit "$status"',
     "",
   ].join("\n");
 }
 
-/** What an agent may report about its turn; other fields are named in a warning. */
-export const agentMetricsSchema = predictionMetaSchema.omit({ wall_seconds: true });
-export type AgentMetrics = z.infer<typeof agentMetricsSchema>;
+/** What an agent may report about its turn; other fields are named in a warning. Defined beside the prediction line, which the trajectory outcome (lib/schemas/trajectory.ts) also reads. */
+export { agentMetricsSchema, type AgentMetrics };
 
 export type MetricsRead = { metrics: AgentMetrics; warnings: string[] };
 

@@ -5,7 +5,8 @@
  * Rollout then evaluate gives the expected grades; Seq+Mem's memory persists
  * across bugs and Oracle's does not; a hanging agent is stopped at the limit
  * with an empty patch; from inside, git shows no gold fix the start state lacks;
- * a patch file is the model patch, and in Seq the next start state holds it only if it applies.
+ * a patch file is the model patch, and in Seq the next start state holds it only if it applies;
+ * the bug's log holds each $CHAINSWE_EXEC call as a marker block, the agent its full output.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import { staleDiff } from "@/demo/lib/edits";
 import { defaultLimits, ensureRepoImage } from "@/evaluator/sandbox";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
+import { trajectoryOutcomeSchema } from "@/lib/schemas/trajectory";
 import { ownSandboxes } from "./engine";
 import { BASE_IMAGE, buildTinyRepo } from "./tiny-repo";
 
@@ -183,6 +185,57 @@ describe("time limit", () => {
     expect(() => process.kill(pid, 0)).toThrow();
     // an agent never stopped sleeps 600 s: the test fails by this timeout, not by a timed assertion
   }, 60_000);
+});
+
+describe("trajectory log", () => {
+  it("holds each exec call as a marker block (a two-line command, stdout, stderr, its exit; big output cut); the agent gets everything", async () => {
+    const dir = mkdtempSync(join(work, "calls-"));
+    const script = join(dir, "agent.sh");
+    writeFileSync(
+      script,
+      [
+        `d=${JSON.stringify(dir)}`,
+        'echo "##[chainswe] step Probe the wrapper"',
+        "echo calling it twice",
+        '"$CHAINSWE_EXEC" "echo out; echo err >&2',
+        'exit 3" >"$d/small.out" 2>"$d/small.err"',
+        'echo $? >"$d/small.status"',
+        `"$CHAINSWE_EXEC" 'head -c 70000 /dev/zero | tr "\\0" a; head -c 66000 /dev/zero | tr "\\0" b >&2' >"$d/big.out" 2>"$d/big.err"`,
+        'echo $? >"$d/big.status"',
+        "echo done",
+        "",
+      ].join("\n"),
+    );
+    const one = { ...chain, bug_fixes: chain.bug_fixes.slice(0, 1), swebench_instance_ids: ["tiny-1"] };
+    const { trajectoriesDir } = await rollOut("seq", `bash ${script}`, { chains: [one] });
+    const seen = (name: string) => readFileSync(join(dir, name), "utf8");
+    expect([seen("small.out"), seen("small.err"), seen("small.status")]).toEqual(["out\n", "err\n", "3\n"]);
+    expect([seen("big.out"), seen("big.err"), seen("big.status")]).toEqual(["a".repeat(70000), "b".repeat(66000), "0\n"]);
+    const log = readFileSync(join(trajectoriesDir, "tiny-chain", "1.log"), "utf8");
+    const ms = /^##\[chainswe\] exit \d+ (\d+)ms/gm;
+    expect([...log.matchAll(ms)]).toHaveLength(2);
+    expect(log.replace(ms, (m, t: string) => m.replace(`${t}ms`, "Nms"))).toBe(
+      [
+        "##[chainswe] step Probe the wrapper",
+        "calling it twice",
+        "##[chainswe] $ echo out; echo err >&2",
+        "##[chainswe] > exit 3",
+        "out",
+        "##[chainswe] stderr",
+        "err",
+        "##[chainswe] exit 3 Nms",
+        `##[chainswe] $ head -c 70000 /dev/zero | tr "\\0" a; head -c 66000 /dev/zero | tr "\\0" b >&2`,
+        "a".repeat(65536),
+        "##[chainswe] stderr",
+        "b".repeat(65536),
+        `##[chainswe] exit 0 Nms [${70000 - 65536 + (66000 - 65536)} bytes not logged]`,
+        "done",
+        "",
+      ].join("\n"),
+    );
+    const outcome = trajectoryOutcomeSchema.parse(JSON.parse(readFileSync(join(trajectoriesDir, "tiny-chain", "1.json"), "utf8")));
+    expect(outcome).toMatchObject({ continuous_id: "tiny-chain", order: 1, mode: "seq", exit_code: 0, timed_out: false, patch_empty: true, patch_source: "tree" });
+  });
 });
 
 describe("the demo", () => {

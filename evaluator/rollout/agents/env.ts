@@ -29,14 +29,20 @@ export function readAgentEnv(env: NodeJS.ProcessEnv = inheritedEnv()): AgentEnv 
   return parsed.data;
 }
 
-/** Runs a command in the container through $CHAINSWE_EXEC, `input` on its stdin; its exit code and stdout. */
-export function execInContainer(env: AgentEnv, command: string, input = ""): Promise<{ code: number; stdout: string }> {
+/**
+ * Runs a command in the container through $CHAINSWE_EXEC, `input` on its stdin; its
+ * exit code, stdout and stderr. The wrapper logs the call with both streams, so
+ * neither is passed on to the agent's own output (the log would hold it twice).
+ */
+export function execInContainer(env: AgentEnv, command: string, input = ""): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(env.CHAINSWE_EXEC, [command], { stdio: ["pipe", "pipe", "inherit"] });
+    const child = spawn(env.CHAINSWE_EXEC, [command], { stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
+    const err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8") }));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
     child.stdin.on("error", () => undefined);
     child.stdin.end(input);
   });
@@ -45,7 +51,7 @@ export function execInContainer(env: AgentEnv, command: string, input = ""): Pro
 /** As execInContainer; a non-zero exit is an error naming the command. */
 export async function mustExec(env: AgentEnv, command: string, input = ""): Promise<string> {
   const r = await execInContainer(env, command, input);
-  if (r.code !== 0) throw new Error(`${command} exited ${r.code} in the container`);
+  if (r.code !== 0) throw new Error(`${command} exited ${r.code} in the container${r.stderr.trim() ? `: ${r.stderr.trim().split("\n").at(-1)}` : ""}`);
   return r.stdout;
 }
 
