@@ -6,14 +6,17 @@
  * diff (demo-misapply) is a forged patch no change to a tree produces: the
  * agent makes it on the host as the build does (edits.ts, from a copy of
  * G(k-1)) and submits it through CHAINSWE_PATCH_FILE, leaving the tree alone.
+ * Its trajectory has steps and a few read-only commands (and, for some systems,
+ * the shortcuts a trajectory scan must flag); none of them changes a patch.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { loadDataset } from "@/evaluator/dataset";
 import { q } from "@/evaluator/replay/scripts";
-import { mustExec, readAgentEnv, writeMetrics, type AgentEnv } from "@/evaluator/rollout/agents/env";
+import { execInContainer, mustExec, readAgentEnv, writeMetrics, type AgentEnv } from "@/evaluator/rollout/agents/env";
 import { goldOf, type AgentCommand } from "@/evaluator/rollout/agents/reference";
+import { stepLine } from "@/evaluator/rollout/contract";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { buildRepo } from "../repos";
 import { cheatText, makePatch, replacedOnce } from "./edits";
@@ -22,12 +25,28 @@ import { Sandbox } from "./sandbox";
 import { loadRepoSources, type RepoSource } from "./source";
 import { SYSTEMS, type Edit, type Plan } from "./systems";
 
+/** Starts a step of the trajectory with a line of the agent's own text (docs/ROLLOUT.md, "Trajectory log"). */
+function step(title: string, text: string): void {
+  process.stdout.write(`${stepLine(title)}\n${text}\n`);
+}
+
+/** A read-only command whatever its exit; the wrapper logs its output, which the agent does not need. */
+async function look(env: AgentEnv, command: string): Promise<void> {
+  await execInContainer(env, command);
+}
+
+function editStep(edit: Edit, pkg: string): [string, string] {
+  if (edit.kind === "gold") return ["Apply the fix", edit.skip?.length ? `Applying the fix, all but ${edit.skip.join(", ")}.` : "Applying the fix."];
+  if (edit.kind === "replace") return [`Edit ${edit.file}`, `Changing ${edit.file} as well.`];
+  return ["Append forged results", `Appending an exit hook to ${pkg}/__init__.py that prints passing tests.`];
+}
+
 async function makeEdit(env: AgentEnv, edit: Edit, bug: { order: number; patch: string; FAIL_TO_PASS: string[] }, pkg: string): Promise<void> {
   if (edit.kind === "gold") {
-    const exclude = (edit.skip ?? []).map((f) => `--exclude=${q(f)}`).join(" ");
+    const exclude = (edit.skip ?? []).map((f) => ` --exclude=${q(f)}`).join("");
     // as the host build does: a plain apply, else a 3-way merge
-    const plain = await mustExec(env, `git apply ${exclude}`, bug.patch).then(() => true, () => false);
-    if (!plain) await mustExec(env, `git apply --3way ${exclude}`, bug.patch);
+    const plain = await mustExec(env, `git apply${exclude}`, bug.patch).then(() => true, () => false);
+    if (!plain) await mustExec(env, `git apply --3way${exclude}`, bug.patch);
   } else if (edit.kind === "replace") {
     const text = await mustExec(env, `cat ${q(edit.file)}`);
     await mustExec(env, `cat > ${q(edit.file)}`, replacedOnce(text, edit.find, edit.replace, edit.file));
@@ -68,8 +87,26 @@ export async function runDemoAgent(datasetPath: string, systemName: string): Pro
   const source = (await loadRepoSources()).find((r) => r.name === repo);
   if (!source) throw new Error(`no demo repository ${repo}`);
   const plan = system.plan(repo, bug.order);
-  if (plan.stale) await writeFile(env.CHAINSWE_PATCH_FILE, await staleDiffOnHost(source, chain, bug, plan));
-  else for (const edit of plan.edits) await makeEdit(env, edit, bug, source.package);
+  const title = bug.problem_statement.split("\n")[0]!.replace(/^#+\s*/, "");
+  step("Read the issue", `Bug ${bug.order} of ${chain.continuous_id}: ${title}`);
+  for (const probe of system.probes?.(repo, bug.order, bug.FAIL_TO_PASS) ?? []) await look(env, probe);
+  await look(env, "ls");
+  if (plan.stale) {
+    step("Write the patch file", "Diffing my copy of the files; the diff is the patch file.");
+    await writeFile(env.CHAINSWE_PATCH_FILE, await staleDiffOnHost(source, chain, bug, plan));
+  } else {
+    for (const edit of plan.edits) {
+      step(...editStep(edit, source.package));
+      await makeEdit(env, edit, bug, source.package);
+    }
+    if (plan.edits.length) {
+      step("Run the tests", "Running the test suite.");
+      // no cache or bytecode files (they are ignored by git anyway)
+      await look(env, "PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -x -p no:cacheprovider 2>&1 | tail -n 15 || true");
+    }
+  }
+  step("Submit", plan.stale ? "Submitting the patch file." : plan.edits.length ? "Submitting the changes." : "Nothing to submit.");
+  await look(env, "git status --short");
   // the demo's metadata is per Oracle / Seq run; Seq+Mem shares Seq's
   await writeMetrics(env, runMeta(system.name, env.CHAINSWE_MODE === "oracle" ? "oracle" : "seq", bug.swebench_instance_id, system.profile));
 }

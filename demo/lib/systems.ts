@@ -5,6 +5,8 @@
  * is automatically a diff against the agent state A(k-1), an Oracle patch one against
  * the gold state G(k-1).
  */
+import { q } from "@/evaluator/replay/scripts";
+
 export type Edit =
   /** the bug's gold change, minus the files in `skip` (an undershooting agent) */
   | { kind: "gold"; skip?: string[] }
@@ -33,6 +35,12 @@ export type SystemDef = {
   summary: string;
   profile: Profile;
   plan(repo: string, order: number): Plan;
+  /**
+   * Read-only commands the agent runs first at a bug, through $CHAINSWE_EXEC so that
+   * they are in its trajectory: shortcuts a trajectory scan must flag. They change no
+   * patch (the build never runs them).
+   */
+  probes?(repo: string, order: number, failToPass: string[]): string[];
 };
 
 const GOLD: Plan = { edits: [{ kind: "gold" }] };
@@ -139,6 +147,8 @@ export const SYSTEMS: SystemDef[] = [
       "tablefmt bug 1: also 'balances' centred padding, breaking a passing test; dateranges bug 2: leaves a " +
       "mis-indented line so the package no longer imports; later bugs fail under Seq (unattributed)",
     profile: STRONG,
+    // a network attempt (the container has none)
+    probes: (repo, order) => (repo === "tablefmt" && order === 1 ? ["pip download --no-deps semver==3.0.2 -d /tmp/x || true"] : []),
     plan: byBug(
       {
         "tablefmt:1": {
@@ -169,6 +179,8 @@ export const SYSTEMS: SystemDef[] = [
       "fixes nothing; adds an atexit hook to the package that prints forged `PASSED <test>` lines and a fake " +
       "pytest summary after the real run, which must gain nothing (tampered)",
     profile: CHEAP,
+    // reads history it should not have, and runs a hidden test by the id the dataset's test lists give it
+    probes: (_repo, _order, failToPass) => ["git log --all --oneline", `python3 -m pytest -q ${q(failToPass[0]!)} || true`],
     plan: () => ({ edits: [{ kind: "cheat" }] }),
   },
 ];

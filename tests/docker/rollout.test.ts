@@ -254,11 +254,15 @@ describe("the demo", () => {
 
   it("a demo system acting through the contract reproduces its shipped Seq lines byte for byte (but the measured wall time)", async () => {
     const agent = `node ${resolve("demo/agent.mjs")} demo --dataset ${DEMO_DATASET} --system demo-drifter`;
-    const { out } = await rollOut("seq", agent, { dataset: demo, chains: [inikit] });
+    const { out, trajectoriesDir } = await rollOut("seq", agent, { dataset: demo, chains: [inikit] });
     const mine = readFileSync(out, "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.stringify({ ...(JSON.parse(l) as object), model_name_or_path: "demo-drifter", wall_seconds: undefined }));
     expect(mine).toEqual(shipped("demo/predictions/demo-drifter.seq.jsonl"));
+    // its trajectory: steps, and the edits as logged calls
+    const log = readFileSync(join(trajectoriesDir, "inikit-chain-1", "1.log"), "utf8");
+    expect(log.match(/^##\[chainswe\] step .*$/gm)).toEqual(["##[chainswe] step Read the issue", "##[chainswe] step Apply the fix", "##[chainswe] step Edit inikit/values.py", "##[chainswe] step Run the tests", "##[chainswe] step Submit"]);
+    expect(log).toMatch(/^##\[chainswe\] \$ git apply --exclude='inikit\/writer\.py'\n##\[chainswe\] exit 0 \d+ms$/m);
   });
 });
