@@ -17,8 +17,8 @@ const DATA_MODULES = readdirSync("lib", { recursive: true, encoding: "utf8" })
   .filter((f) => /from "@\/lib\/db"/.test(readFileSync(join("lib", f), "utf8")))
   .map((f) => `@/lib/${f.replace(/\.tsx?$/, "")}`);
 
-/** The pure core: grading, parsers, scoring, analysis. Plain data in and out. */
-const CORE = ["evaluator/grading/**", "evaluator/parsers/**", "evaluator/scoring/**", "evaluator/analysis/**"];
+/** The pure core: grading, parsers, scoring, analysis, trajectories. Plain data in and out. */
+const CORE = ["evaluator/grading/**", "evaluator/parsers/**", "evaluator/scoring/**", "evaluator/analysis/**", "evaluator/trajectory/**"];
 /** The benchmark's code does not know the demo (the CLI's demo command aside): the demo registers itself (demo/agent.mjs). */
 const NO_DEMO = { group: ["@/demo/*"], message: "evaluator/ does not import the demo" };
 const QUEUE = ["evaluator/queue/**", "evaluator/distributed/**"];
@@ -28,6 +28,7 @@ const TESTS = ["**/*.test.ts", "**/*.test.tsx", "tests/**", "lib/testing/**", "*
 const LIB_MAY_IMPORT = [
   "scoring",
   "analysis",
+  "trajectory",
   "grading",
   "parsers",
   "diff",

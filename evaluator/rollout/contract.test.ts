@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
-import { agentEnv, execWrapperScript, parseMetrics, parsePatchFile, pathSegment, predictionLine, recordedPatch, stepLine, type TurnOutcome } from "./contract";
+import { pathSegment } from "@/evaluator/trajectory/layout";
+import { agentEnv, execWrapperScript, parseMetrics, parsePatchFile, predictionLine, recordedPatch, stepLine, type TurnOutcome } from "./contract";
 
 const bug = { order: 2, swebench_instance_id: "x-2", problem_statement: "p", patch: "", test_patch: "" } as unknown as Bug;
 const chain = { continuous_id: "x-chain", bug_fixes: [bug, bug, bug] } as unknown as Chain;

@@ -3,7 +3,6 @@
  * gets, the metrics file it may write, the `docker exec` wrapper it runs
  * commands with, and the prediction line the harness writes for its turn.
  */
-import { createHash } from "node:crypto";
 import { patchOverLimit, patchSizeOverLimit } from "@/evaluator/dataset";
 import type { Bug, Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, agentMetricsSchema, modelPatchSchema, type AgentMetrics, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
@@ -177,11 +176,4 @@ export function predictionLine(system: string, chain: Chain, bug: Bug, o: TurnOu
   };
   for (const f of META_FIELDS) if (meta[f] !== undefined) line[f] = meta[f];
   return line;
-}
-
-/** A name safe as one path segment (chain ids become directory names); distinct ids stay distinct. */
-export function pathSegment(id: string): string {
-  const safe = id.replace(/[^A-Za-z0-9._-]/g, "_");
-  if (safe === id && !/^\.*$/.test(id)) return id;
-  return `${safe}-${createHash("sha256").update(id).digest("hex").slice(0, 8)}`;
 }

@@ -18,7 +18,8 @@ import type { Chain } from "@/lib/schemas/dataset";
 import type { Mode } from "@/lib/schemas/prediction";
 import type { TrajectoryOutcome } from "@/lib/schemas/trajectory";
 import { rolloutChain, type RolledBug } from "./chain";
-import { pathSegment, predictionLine, recordedPatch } from "./contract";
+import { pathSegment } from "@/evaluator/trajectory/layout";
+import { predictionLine, recordedPatch } from "./contract";
 
 export type RolloutOptions = {
   dataset: Dataset;
