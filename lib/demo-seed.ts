@@ -12,13 +12,15 @@ import { db } from "@/lib/db";
 import { modeSchema } from "@/lib/schemas/prediction";
 import { importDataset, setVersionRules } from "@/lib/dataset/data";
 import { checkManifest, type RuleBreach, type RunManifest, type VersionRules } from "@/lib/schemas/manifest";
-import { createSubmission } from "@/lib/submissions/data";
+import { addTrajectories, createSubmission } from "@/lib/submissions/data";
+import { trajectoryArchiveFromDir } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
 
 export const DEMO_VERSION = "demo";
 export const DEMO_TEAM = "ChainSWE demo";
 
-export type DemoPredictionFile = { system: string; mode: string; path: string };
+/** `trajectories`: the system's shipped rollout trajectories for the mode (demo/trajectories/<system>.<mode>/), if any */
+export type DemoPredictionFile = { system: string; mode: string; path: string; trajectories?: string };
 
 /** What each scripted system does, shown as its scaffold on the portal. */
 const DEMO_SCAFFOLDS: Record<string, string> = {
@@ -142,8 +144,14 @@ export async function seedDemo(datasetPath: string, files: DemoPredictionFile[])
       where: { systemId, mode, runOfId: null, datasetVersion: { version: DEMO_VERSION } },
       select: { id: true },
     });
-    if (already) continue;
-    const { id } = await createSubmission({ systemId, datasetVersion: DEMO_VERSION, mode, predictions: f.path, metadata: { source: "demo/predictions" }, ...manifestFields(f.system, mode) });
+    // shipped trajectories are public: they are the demo's own
+    const trajectories = f.trajectories ? { archive: await trajectoryArchiveFromDir(f.trajectories), public: true } : null;
+    if (already) {
+      // a database seeded before the demo shipped trajectories gets them now
+      if (trajectories) await addTrajectories(already.id, trajectories.archive, trajectories.public);
+      continue;
+    }
+    const { id } = await createSubmission({ systemId, datasetVersion: DEMO_VERSION, mode, predictions: f.path, metadata: { source: "demo/predictions" }, ...manifestFields(f.system, mode), trajectories });
     await publish(id);
     created.push({ system: f.system, mode, id, run: 1 });
   }

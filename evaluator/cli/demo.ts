@@ -25,10 +25,13 @@ import { modeSchema } from "@/lib/schemas/prediction";
 import { buildDemoRepos } from "@/demo/repos";
 import { intOption, modeOption, parseOptions } from "./options";
 import { progressReporter } from "./progress";
+import type { DemoPredictionFile } from "@/lib/demo-seed";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_PREDICTIONS = join(ROOT, "demo", "predictions");
+/** rollout trajectories of some demo systems, `<system>.<mode>/` as `chainswe rollout` writes them */
+export const DEMO_TRAJECTORIES = join(ROOT, "demo", "trajectories");
 /** the demo systems as rollout agents (demo/agent.mjs registers them with the reference agents' program) */
 const DEMO_AGENTS = join(ROOT, "demo", "agent.mjs");
 
@@ -66,11 +69,14 @@ export async function ensureDemoImages(dataset: Dataset, log: (s: string) => voi
 }
 
 /** demo/predictions/<system>.<mode>.jsonl files. */
-export async function demoPredictionFiles(): Promise<{ system: string; mode: string; path: string }[]> {
+/** The shipped predictions, each with its system's shipped trajectories for the mode when there are some. */
+export async function demoPredictionFiles(): Promise<DemoPredictionFile[]> {
   const names = (await readdir(DEMO_PREDICTIONS)).filter((n) => n.endsWith(".jsonl")).sort();
+  const shipped = new Set(await readdir(DEMO_TRAJECTORIES).catch(() => [] as string[]));
   return names.map((n) => {
-    const [system, mode] = n.replace(/\.jsonl$/, "").split(/\.(?=[^.]+$)/);
-    return { system: system!, mode: mode!, path: join(DEMO_PREDICTIONS, n) };
+    const base = n.replace(/\.jsonl$/, "");
+    const [system, mode] = base.split(/\.(?=[^.]+$)/);
+    return { system: system!, mode: mode!, path: join(DEMO_PREDICTIONS, n), ...(shipped.has(base) ? { trajectories: join(DEMO_TRAJECTORIES, base) } : {}) };
   });
 }
 

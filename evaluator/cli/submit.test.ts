@@ -4,16 +4,18 @@
  * so the file really streams from disk through fetch, multipart and busboy.
  * Progress for --wait is scripted.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse, json } from "@/lib/http";
 import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
 import type { Viewer } from "@/lib/accounts/users";
-import { runSubmit, type SubmitFlags, type SubmitIo } from "./submit";
+import { runSubmit, trajectoriesBlob, type SubmitFlags, type SubmitIo } from "./submit";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let server: Server;
@@ -38,7 +40,7 @@ beforeAll(async () => {
   await t.db.teamMember.create({ data: { teamId: team.id, userId: user.id } });
   systemId = (await t.db.system.create({ data: { teamId: team.id, name: "agent", model: "m", scaffold: "s", contextConfig: "Baseline" } })).id;
   alice = (await (await import("@/lib/accounts/users")).viewerById(user.id))!;
-  const limits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100 };
+  const limits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100, maxTrajectoriesBytes: 1024 * 1024 };
   server = createServer((req, res) => {
     const request = toRequest(req);
     const viewer = req.headers.authorization === "Bearer csw_good" ? alice : null;
@@ -128,6 +130,29 @@ describe("chainswe submit", () => {
     const missing = io();
     expect(await runSubmit(DEMO_GOLD_SEQ, flags({ manifest: join(t.dir, "none.json") }), missing.sink)).toBe(2);
     await setVersionRules("v1", {});
+  });
+
+  it("--trajectories: packs the rollout's directory (leaving memory/ out) and the portal stores each bug's log and the public choice", async () => {
+    const dir = join(t.dir, "preds.trajectories");
+    await mkdir(join(dir, "dateranges-chain-1", "memory"), { recursive: true });
+    await writeFile(join(dir, "dateranges-chain-1", "1.log"), "##[chainswe] $ git reflog\n##[chainswe] exit 0 3ms\n");
+    await writeFile(join(dir, "dateranges-chain-1", "2.log"), "thinking\n");
+    await writeFile(join(dir, "dateranges-chain-1", "memory", "notes.md"), "kept across bugs");
+    const packed = await trajectoriesBlob(dir);
+    const names: string[] = [];
+    const extract = (await import("tar-stream")).extract();
+    extract.on("entry", (h, stream, next) => (names.push(`${h.type} ${h.name}`), stream.resume(), stream.on("end", next)));
+    await pipeline(Readable.from(Buffer.from(await packed.blob.arrayBuffer())), createGunzip(), extract);
+    expect([packed.name, names.sort()]).toEqual(["preds.trajectories.tar.gz", ["directory .", "directory dateranges-chain-1", "file dateranges-chain-1/1.log", "file dateranges-chain-1/2.log"]]);
+    const o = io();
+    expect(await runSubmit(DEMO_GOLD_SEQ, flags({ trajectories: dir, trajectoriesPublic: true }), o.sink)).toBe(0);
+    expect(o.err()).toBe("queued 5 chain(s) with 16 prediction(s)\n");
+    const id = /^submission (\S+)\n/.exec(o.out())![1]!;
+    const row = await t.db.submission.findUniqueOrThrow({ where: { id }, select: { trajectoriesPublic: true, shortcuts: true, trajectories: { select: { order: true, calls: true }, orderBy: { order: "asc" } } } });
+    expect(row).toEqual({ trajectoriesPublic: true, shortcuts: '{"future_history":1}', trajectories: [{ order: 1, calls: 1 }, { order: 2, calls: 0 }] });
+    const missing = io();
+    expect(await runSubmit(DEMO_GOLD_SEQ, flags({ trajectories: join(t.dir, "nowhere") }), missing.sink)).toBe(2);
+    expect(missing.err()).toMatch(/^chainswe submit: cannot read --trajectories .*nowhere: ENOENT/);
   });
 
   it("prints every bad line and exits 1 when the portal refuses the file", async () => {

@@ -8,8 +8,10 @@
  * cancelled; 2 a usage problem found before anything was sent.
  */
 import { openAsBlob } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { basename } from "node:path";
+import { readFile, stat } from "node:fs/promises";
+import { basename, sep } from "node:path";
+import { createGzip } from "node:zlib";
+import tarFs from "tar-fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
 import { z } from "zod";
@@ -25,6 +27,8 @@ export type SubmitFlags = {
   chains?: string;
   runOf?: string;
   manifest?: string;
+  trajectories?: string;
+  trajectoriesPublic?: boolean;
   wait?: boolean;
   pollSeconds: string;
 };
@@ -66,6 +70,8 @@ export const submitOptionsSchema = z.object({
   chains: z.string().optional(),
   runOf: z.string().trim().min(1).optional(),
   manifest: readableFile.optional(),
+  trajectories: z.string().min(1).optional(),
+  trajectoriesPublic: z.boolean().optional(),
   wait: z.boolean().optional(),
   pollSeconds: positiveOption,
 });
@@ -131,6 +137,19 @@ async function follow(base: string, id: string, headers: Record<string, string>,
   }
 }
 
+/**
+ * The trajectories to send: an archive as it is, or the rollout's directory
+ * packed as tar.gz in memory (its `memory/` directories left out: an agent's
+ * notes are not its trajectory).
+ */
+export async function trajectoriesBlob(path: string): Promise<{ blob: Blob; name: string }> {
+  if (!(await stat(path)).isDirectory()) return { blob: await openAsBlob(path), name: basename(path) };
+  const chunks: Buffer[] = [];
+  const packed = tarFs.pack(path, { ignore: (name) => name.split(sep).includes("memory") }).pipe(createGzip());
+  for await (const chunk of packed) chunks.push(chunk as Buffer);
+  return { blob: new Blob([Buffer.concat(chunks)], { type: "application/gzip" }), name: `${basename(path)}.tar.gz` };
+}
+
 /** The command's work; returns the exit code. */
 export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo = defaultIo): Promise<number> {
   const usage = (message: string) => (io.err(`chainswe submit: ${message}\n`), 2);
@@ -151,6 +170,12 @@ export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo =
   } catch (e) {
     return usage(`cannot read ${flags.manifest}: ${(e as Error).message}`);
   }
+  let trajectories: { blob: Blob; name: string } | undefined;
+  try {
+    trajectories = flags.trajectories === undefined ? undefined : await trajectoriesBlob(flags.trajectories);
+  } catch (e) {
+    return usage(`cannot read --trajectories ${flags.trajectories}: ${(e as Error).message}`);
+  }
   const base = flags.server.replace(/\/+$/, "");
   const headers = { authorization: `Bearer ${flags.token}`, accept: "application/json" };
   const form = new FormData();
@@ -162,6 +187,10 @@ export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo =
   if (flags.runOf) form.append("run_of", flags.runOf);
   // the portal checks it (schema, then the version's rules) and names any bad field
   if (manifest !== undefined) form.append("manifest", manifest);
+  if (trajectories) {
+    form.append("trajectories_public", String(flags.trajectoriesPublic ?? false));
+    form.append("trajectories", trajectories.blob, trajectories.name);
+  }
   form.append("predictions", blob, basename(file)); // last, so the portal has the fields before the file streams
 
   const res = await io.fetch(`${base}/api/v1/submissions`, { method: "POST", headers, body: form });
@@ -189,6 +218,8 @@ export function registerSubmit(program: Command): void {
     .option("--meta <key=value>", "metadata shown with the results (repeatable)", collect, [] as string[])
     .option("--chains <ids>", "comma-separated chain ids to grade (default: all)")
     .option("--manifest <file>", "the run manifest, JSON: agent, model, limits, context, memory, what was visible, command (docs/API.md)")
+    .option("--trajectories <dir|archive>", "per-bug trajectories: the directory chainswe rollout wrote (packed here), or a .tar.gz of it")
+    .option("--trajectories-public", "show the trajectories to everyone once the results are published (default: team and reviewers only)")
     .option("--run-of <submission>", "repeated runs: this file is the next run of that submission's entry (same system, version, mode, chains)")
     .option("--wait", "poll until the evaluation ends; exit 0 only if it completed")
     .option("--poll-seconds <n>", "with --wait, seconds between polls", "2")

@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import { InputError, type InputIssue } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import { KNOWN_PREDICTION_FIELDS, predictionLineSchema, type PredictionLine } from "@/lib/schemas/prediction";
-import { formatBytes, readRecords, unknownFields, zodIssues } from "./records";
+import { formatBytes } from "@/lib/format";
+import { readRecords, unknownFields, zodIssues } from "./records";
 
 export type Predictions = {
   path: string;

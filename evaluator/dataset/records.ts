@@ -11,6 +11,7 @@ import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import type { z } from "zod";
 import { LimitError, type InputIssue } from "@/lib/errors";
+import { formatBytes } from "@/lib/format";
 
 export type RawRecord = { line: number; value: unknown } | { line: number; error: string };
 
@@ -35,11 +36,6 @@ export function zodIssues(err: z.ZodError, line: number, id?: string): InputIssu
 }
 
 /** "12.5 MB" / "300 KB": limits in the units people set them in. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
-}
 
 export function tooLarge(maxBytes: number, field?: string): LimitError {
   return new LimitError(`the file is larger than the ${formatBytes(maxBytes)} limit`, 413, field);

@@ -21,6 +21,9 @@ import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetad
 import type { Chain } from "@/lib/schemas/dataset";
 import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
 import { getChain } from "@/lib/dataset/data";
+import { shortcutHitsSchema, shortcutSummarySchema } from "@/evaluator/trajectory/shortcuts";
+import { trajectoryOutcomeSchema } from "@/lib/schemas/trajectory";
+import { checkTrajectories, type CheckedTrajectories, type TrajectoryArchive } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
 
 export { getSubmissionProgress, type ChainJobProgress, type SubmissionProgress } from "@/lib/submissions/progress";
@@ -66,6 +69,8 @@ export type NewSubmission = {
   /** the run manifest (how the predictions were produced), and the version's rules it broke that only flag */
   manifest?: RunManifest | null;
   ruleBreaches?: RuleBreach[];
+  /** per-bug trajectories (SPEC §7), read by readTrajectoryArchive; `public`: the team shows them once the submission is published */
+  trajectories?: { archive: TrajectoryArchive; public: boolean } | null;
   /**
    * Runs first inside the storing transaction and may throw to refuse (the daily
    * quota): a check there cannot be raced by another upload of the same team.
@@ -134,6 +139,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
   const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
   const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});
   const rows = predictionRows(predictions, chainIds);
+  const trajectories = input.trajectories ? checkTrajectories(input.trajectories.archive, chains, chainIds, input.datasetVersion) : null;
   const systemId =
     input.systemId ??
     (await ensureSystem({
@@ -156,10 +162,12 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
           ruleBreaches: columnJson(ruleBreachesSchema, input.ruleBreaches ?? []),
           // the version's policy now: a later change of rules does not change how this one is replayed
           testEditPolicy: testEdits,
+          trajectoriesPublic: input.trajectories?.public ?? false,
         },
         select: { id: true, run: true },
       });
       await tx.prediction.createMany({ data: rows.map((r) => ({ ...r, submissionId: submission.id })) });
+      if (trajectories) await storeTrajectories(tx, submission.id, trajectories);
       await enqueueChains(tx, submission.id, chainIds);
       return submission;
     },
@@ -168,7 +176,37 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
     if (input.runOf && isUniqueViolation(e)) throw new FieldError(RUN_OF_FIELD, "another run of this entry was added at the same moment: send this one again");
     throw e;
   });
-  return { id, run, systemId, chains: chainIds.length, predictions: rows.length, warnings: predictions.warnings };
+  return { id, run, systemId, chains: chainIds.length, predictions: rows.length, warnings: [...predictions.warnings, ...(trajectories?.warnings ?? [])] };
+}
+
+/** A submission's checked trajectories and its shortcut flags, in the caller's transaction. */
+async function storeTrajectories(tx: Tx, submissionId: string, t: CheckedTrajectories): Promise<void> {
+  await tx.trajectory.createMany({
+    data: t.rows.map((r) => ({
+      ...r,
+      submissionId,
+      outcome: r.outcome ? columnJson(trajectoryOutcomeSchema, r.outcome) : null,
+      shortcuts: columnJson(shortcutHitsSchema, r.shortcuts),
+    })),
+  });
+  await tx.submission.update({ where: { id: submissionId }, data: { shortcuts: columnJson(shortcutSummarySchema, t.summary) } });
+}
+
+/**
+ * Trajectories for a submission stored without them (the demo seed, on a
+ * database seeded before the demo shipped any): checked as an upload's are;
+ * false when it has some already.
+ */
+export async function addTrajectories(submissionId: string, archive: TrajectoryArchive, shown: boolean): Promise<boolean> {
+  const sub = await db.submission.findUniqueOrThrow({ where: { id: submissionId }, select: { datasetVersion: { select: { version: true } }, jobs: { select: { continuousId: true } }, _count: { select: { trajectories: true } } } });
+  if (sub._count.trajectories > 0) return false;
+  const { chains } = await versionChains(sub.datasetVersion.version);
+  const checked = checkTrajectories(archive, chains, sub.jobs.map((j) => j.continuousId), sub.datasetVersion.version);
+  await db.$transaction(async (tx) => {
+    await storeTrajectories(tx, submissionId, checked);
+    await tx.submission.update({ where: { id: submissionId }, data: { trajectoriesPublic: shown } });
+  });
+  return true;
 }
 
 /** Where-clause of an entry's runs (SPEC §7): run 1 (`first`) and the runs that name it. */

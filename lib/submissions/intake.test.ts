@@ -19,7 +19,7 @@ let acmeSystem: string;
 let otherSystem: string;
 let goldLines: string[];
 
-const LIMITS: IntakeLimits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100 };
+const LIMITS: IntakeLimits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100, maxTrajectoriesBytes: 1024 * 1024 };
 
 async function member(username: string, teamName: string): Promise<{ viewer: Viewer; systemId: string }> {
   const user = await t.db.user.create({ data: { username, name: username } });
@@ -326,5 +326,91 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     for (const o of outcomes) if (o.status === "rejected") expect(o.reason).toBeInstanceOf(LimitError);
     expect(await t.db.submission.count()).toBe(1);
+  });
+});
+
+describe("receiveSubmission: trajectories", () => {
+  /** A tar (gzipped unless `plain`) of the given entries, as `tar czf` of a rollout's trajectories directory makes it. */
+  async function archive(entries: Record<string, string>, plain = false): Promise<Blob> {
+    const tar = await import("tar-stream");
+    const pack = tar.pack();
+    for (const [name, text] of Object.entries(entries)) pack.entry({ name }, text);
+    pack.finalize();
+    const chunks: Buffer[] = [];
+    for await (const c of pack) chunks.push(c as Buffer);
+    const bytes = Buffer.concat(chunks);
+    return new Blob([plain ? bytes : gzipSync(bytes)]);
+  }
+  const outcome = (order: number, more: Record<string, unknown> = {}) =>
+    JSON.stringify({ continuous_id: "dateranges-chain-1", swebench_instance_id: `chainswe-demo__dateranges-${order}`, order, mode: "seq", timed_out: false, exit_code: 0, wall_seconds: 3.2, patch_empty: false, patch_source: "tree", metrics: { turns: 2 }, warnings: [], ...more });
+  const call = (command: string, out = "") => `##[chainswe] $ ${command}\n${out}##[chainswe] exit 0 5ms\n`;
+  async function trajectoryUpload(blob: Blob, fields: Record<string, string> = {}): Promise<Request> {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ system: acmeSystem, dataset_version: "v1", mode: "seq", ...fields })) form.append(k, v);
+    form.append("predictions", new Blob([lines(goldLines)]), "preds.jsonl");
+    form.append("trajectories", blob, "traj.tgz");
+    return new Request("http://localhost/api/v1/submissions", { method: "POST", body: form });
+  }
+  it("stores each bug's log, outcome, steps and shortcut hits, the public choice and the row's flags; memory and strays are left out", async () => {
+    const log1 = `##[chainswe] step Look around\nchecking history\n${call("git log --all --oneline", "abc fix\n")}##[chainswe] step Fix\n${call("ls")}`;
+    const blob = await archive({
+      "./dateranges-chain-1/1.log": log1,
+      "./dateranges-chain-1/1.json": outcome(1),
+      "./dateranges-chain-1/2.log": call("curl -s https://pypi.org/simple/") + call("ls"),
+      "./dateranges-chain-1/memory/notes.md": "kept across bugs",
+      "./README.txt": "made by chainswe rollout",
+    });
+    const got = await intake.receiveSubmission(alice, await trajectoryUpload(blob, { trajectories_public: "on" }), { limits: LIMITS });
+    expect(got.warnings).toEqual(["traj.tgz: README.txt left out (not <chain>/<order>.log or .json)"]);
+    const row = await t.db.submission.findUniqueOrThrow({ where: { id: got.id }, include: { trajectories: { orderBy: { order: "asc" } } } });
+    expect(row.trajectoriesPublic).toBe(true);
+    expect(JSON.parse(row.shortcuts)).toEqual({ future_history: 1, network: 1 });
+    expect(row.trajectories.map((r) => [r.continuousId, r.order, r.steps, r.calls, r.outcome === null])).toEqual([
+      ["dateranges-chain-1", 1, 2, 2, false],
+      ["dateranges-chain-1", 2, 2, 2, true],
+    ]);
+    expect(row.trajectories[0]!.log).toBe(log1);
+    expect(JSON.parse(row.trajectories[0]!.shortcuts)).toEqual([{ kind: "future_history", call: 1, command: "git log --all --oneline", why: expect.stringContaining("--all") }]);
+    expect(JSON.parse(row.trajectories[0]!.outcome!)).toMatchObject({ wall_seconds: 3.2, metrics: { turns: 2 } });
+  });
+
+  it("a plain tar is read too, and trajectories are private unless the team says otherwise", async () => {
+    const got = await intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/3.log": "thinking\n" }, true)), { limits: LIMITS });
+    const row = await t.db.submission.findUniqueOrThrow({ where: { id: got.id }, include: { trajectories: true } });
+    expect([row.trajectoriesPublic, row.shortcuts, row.trajectories.map((r) => [r.order, r.steps, r.calls])]).toEqual([false, "{}", [[3, 0, 0]]]);
+  });
+
+  it.each([
+    ["a chain the version does not have", { "x/no-such-chain/1.log": "" }, "trajectories: x/no-such-chain/1.log: dataset version v1 has no chain stored in a directory named no-such-chain"],
+    ["a position the chain does not have", { "dateranges-chain-1/9.log": "" }, "trajectories: dateranges-chain-1/9.log: chain dateranges-chain-1 has 4 bugs, no position 9"],
+    ["an outcome that is not JSON", { "dateranges-chain-1/1.log": "", "dateranges-chain-1/1.json": "{" }, "trajectories: dateranges-chain-1/1.json: not JSON"],
+    ["an outcome with a bad field", { "dateranges-chain-1/1.log": "", "dateranges-chain-1/1.json": outcome(1, { timed_out: "no" }) }, "trajectories: dateranges-chain-1/1.json: field timed_out:"],
+    ["an outcome of another bug", { "dateranges-chain-1/1.log": "", "dateranges-chain-1/1.json": outcome(2) }, "says it is bug 2 of dateranges-chain-1, but its path is bug 1"],
+    ["an outcome without its log", { "dateranges-chain-1/2.json": outcome(2) }, "trajectories: dateranges-chain-1/2.json: no 2.log beside it"],
+  ])("refuses %s, naming the entry, and stores nothing", async (_what, entries, message) => {
+    const err = await refused(await trajectoryUpload(await archive(entries)), FieldError);
+    expect(err.message).toContain(message);
+  });
+
+  it("refuses what is not a tar archive, and an archive that unpacks past the limit (413), storing nothing", async () => {
+    expect((await refused(await trajectoryUpload(new Blob(["PK\u0003\u0004zip"])), FieldError)).message).toBe(
+      "trajectories: traj.tgz is a zip file: send the rollout's trajectories directory as a .tar or .tar.gz (tar czf t.tgz -C preds.trajectories .)",
+    );
+    // 3 MB of one repeated line gzips to a few KB: a small bomb
+    const bomb = await archive({ "dateranges-chain-1/1.log": "x".repeat(3 * 1024 * 1024) });
+    expect(bomb.size).toBeLessThan(64 * 1024);
+    const err = await refused(await trajectoryUpload(bomb), LimitError);
+    expect([err.status, err.message]).toEqual([413, "traj.tgz: unpacks to more than the 1 MB limit for trajectories"]);
+    // a bomb of empty entries: their headers count too
+    const empties = await archive(Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`stray/${i}.txt`, ""])));
+    expect((await refused(await trajectoryUpload(empties), LimitError)).message).toBe("traj.tgz: unpacks to more than the 1 MB limit for trajectories");
+  });
+
+  it("names a few stray entries and counts the rest, rather than a warning each", async () => {
+    const strays = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`notes/${i}.txt`, "x"]));
+    const got = await intake.receiveSubmission(alice, await trajectoryUpload(await archive({ ...strays, "dateranges-chain-1/1.log": "" })), { limits: LIMITS });
+    expect(got.warnings).toHaveLength(11);
+    expect(got.warnings[0]).toBe("traj.tgz: notes/0.txt left out (not <chain>/<order>.log or .json)");
+    expect(got.warnings[10]).toBe("traj.tgz: 2 more entries left out");
   });
 });

@@ -29,6 +29,7 @@ import { checkManifest, versionRulesSchema, type RuleBreach } from "@/lib/schema
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { createSubmission, nextRunNumber, SubmissionError } from "@/lib/submissions/data";
 import { readMultipart } from "@/lib/submissions/multipart";
+import { readTrajectoryArchive } from "@/lib/submissions/trajectories";
 import { quotaError, quotaUse, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
 import { parseFields, PREDICTIONS_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
 import { systemsForTeams, type SystemChoice } from "@/lib/teams/systems";
@@ -43,12 +44,14 @@ export type IntakeLimits = {
   maxPatchBytes: number;
   /** submissions per team per 24 hours; failed and cancelled ones do not count (CHAINSWE_DAILY_QUOTA) */
   dailyQuota: number;
+  /** the trajectories archive, and what it unpacks to (CHAINSWE_MAX_TRAJECTORIES_MB) */
+  maxTrajectoriesBytes: number;
 };
 
 export function intakeLimitsFromEnv(): IntakeLimits {
   const e = env();
   const { maxFileBytes, maxPatchBytes } = predictionLimitsFromEnv(e);
-  return { maxUploadBytes: maxFileBytes, maxPatchBytes, dailyQuota: e.CHAINSWE_DAILY_QUOTA };
+  return { maxUploadBytes: maxFileBytes, maxPatchBytes, dailyQuota: e.CHAINSWE_DAILY_QUOTA, maxTrajectoriesBytes: e.CHAINSWE_MAX_TRAJECTORIES_MB * 1024 * 1024 };
 }
 
 // ---------------------------------------------------------------- checks and intake
@@ -129,13 +132,14 @@ export async function receiveSubmission(
   const limits = opts.limits ?? intakeLimitsFromEnv();
   // a declared length far over the limit is refused before a byte is read (fields add a little)
   const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (declared > limits.maxUploadBytes + 2 * 1024 * 1024) throw tooLarge(limits.maxUploadBytes, PREDICTIONS_FIELD);
+  if (declared > limits.maxUploadBytes + limits.maxTrajectoriesBytes + 2 * 1024 * 1024) throw tooLarge(limits.maxUploadBytes, PREDICTIONS_FIELD);
   const dir = await mkdtemp(join(tmpdir(), "chainswe-upload-"));
   try {
-    const { fields, file } = await readMultipart(req, dir, limits.maxUploadBytes);
+    const { fields, file, trajectories } = await readMultipart(req, dir, { predictions: limits.maxUploadBytes, trajectories: limits.maxTrajectoriesBytes });
     const request = parseFields(fields);
     if (!file) throw new FieldError(PREDICTIONS_FIELD, "required: a predictions JSONL file");
     await refuseArchive(file);
+    const archive = trajectories ? await readTrajectoryArchive(trajectories.path, trajectories.name, limits.maxTrajectoriesBytes) : null;
     const system = await ownSystem(viewer, request.system);
     const flagged = await checkDatasetVersion(request);
     const now = opts.now ?? new Date();
@@ -170,6 +174,7 @@ export async function receiveSubmission(
       runOf: request.run_of ?? null,
       manifest: request.manifest ?? null,
       ruleBreaches: flagged,
+      trajectories: archive ? { archive, public: request.trajectories_public ?? false } : null,
     }).catch(async (e: unknown) => {
       if (e instanceof InputError || e instanceof SubmissionError || e instanceof FieldError || (e instanceof LimitError && e.status === 413)) {
         await recordRefusedUpload(viewer.id, now);
@@ -198,6 +203,7 @@ export type SubmitFormOptions = {
   versions: { version: string; modes: Mode[] }[];
   maxUploadBytes: number;
   maxPatchBytes: number;
+  maxTrajectoriesBytes: number;
   /** the form opened to add a run to an entry (`/submit?run_of=`): what it fixes, and the run it will be */
   runOf: { id: string; systemId: string; version: string; mode: Mode; run: number } | null;
 };
@@ -221,5 +227,6 @@ export async function submitFormOptions(viewer: Viewer, limits: IntakeLimits = i
     versions: versions.map((v) => ({ version: v.version, modes: parseColumn(datasetModesSchema, v.modes, "DatasetVersion.modes") })),
     maxUploadBytes: limits.maxUploadBytes,
     maxPatchBytes: limits.maxPatchBytes,
+    maxTrajectoriesBytes: limits.maxTrajectoriesBytes,
   };
 }

@@ -11,6 +11,8 @@ import { modeSchema } from "@/lib/schemas/prediction";
 
 /** The predictions file's part in the multipart body. */
 export const PREDICTIONS_FIELD = "predictions";
+/** The optional trajectories archive's part (lib/submissions/trajectories.ts). */
+export const TRAJECTORIES_FIELD = "trajectories";
 /** The field naming an earlier run of the entry an upload is the next run of (SPEC §7). */
 export const RUN_OF_FIELD = "run_of";
 
@@ -62,6 +64,14 @@ export const submissionRequestSchema = z.object({
     .trim()
     .transform((s) => s || undefined)
     .pipe(z.string().max(64).regex(/^[A-Za-z0-9_-]+$/, "a submission id").optional())
+    .optional(),
+  /** the team shows the trajectories once the submission is published: "true"/"on"/"1" (a checked box) or "false"/"0"/"" */
+  trajectories_public: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["true", "on", "1", "false", "0", ""], { error: 'one of "true" or "false"' }))
+    .transform((v) => v === "true" || v === "on" || v === "1")
     .optional(),
 });
 export type SubmissionRequest = z.infer<typeof submissionRequestSchema>;
