@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/accounts/users";
-import { canActForTeam, canReadSubmission, canReview, isTeamAdmin } from "./authz";
+import { canActForTeam, canReadSubmission, canReadTrajectories, canReview, isTeamAdmin } from "./authz";
 
 const viewer = (over: Partial<Viewer> = {}): Viewer => ({
   id: "u1",
@@ -30,6 +30,20 @@ describe("canReadSubmission", () => {
       expect(canReadSubmission(member, s)).toBe(true);
       expect(canReadSubmission(reviewer, s)).toBe(true);
       expect(canReadSubmission(siteAdmin, s)).toBe(true);
+    }
+  });
+});
+
+describe("canReadTrajectories", () => {
+  it("shows them to everyone only when the submission is public and the team chose so; always to the team and reviewers", () => {
+    const everyone = [null, viewer(), otherTeam, member, reviewer, siteAdmin];
+    expect(everyone.map((v) => canReadTrajectories(v, { teamId: "t1", visibility: "public", trajectoriesPublic: true }))).toEqual([true, true, true, true, true, true]);
+    for (const s of [
+      { teamId: "t1", visibility: "public" as const, trajectoriesPublic: false },
+      { teamId: "t1", visibility: "pending_review" as const, trajectoriesPublic: true },
+      { teamId: "t1", visibility: "private" as const, trajectoriesPublic: true },
+    ]) {
+      expect(everyone.map((v) => canReadTrajectories(v, s))).toEqual([false, false, false, true, true, true]);
     }
   });
 });

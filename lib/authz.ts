@@ -26,6 +26,10 @@ export const isTeamAdmin = (v: Viewer | null, teamId: string): boolean =>
 export const canReadSubmission = (v: Viewer | null, s: SubmissionAccess): boolean =>
   s.visibility === "public" || isTeamMember(v, s.teamId) || isReviewer(v);
 
+/** A bug's trajectory (SPEC §7): the team and reviewers; everyone once the submission is public, if the team chose to show them. */
+export const canReadTrajectories = (v: Viewer | null, s: SubmissionAccess & { trajectoriesPublic: boolean }): boolean =>
+  (s.visibility === "public" && s.trajectoriesPublic) || isTeamMember(v, s.teamId) || isReviewer(v);
+
 /** Submit for, cancel, ask to publish or withdraw: any member of the owning team. */
 export const canActForTeam = (v: Viewer | null, teamId: string): boolean => isTeamMember(v, teamId);
 

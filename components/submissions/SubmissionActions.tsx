@@ -6,7 +6,7 @@
  * Works without JavaScript as plain form posts; with it, refusals show beside the form.
  */
 import { useActionState } from "react";
-import { cancelAction, rerunAction, visibilityAction } from "@/app/submissions/[id]/actions";
+import { cancelAction, rerunAction, trajectoriesAction, visibilityAction } from "@/app/submissions/[id]/actions";
 import { IDLE, type ActionResult } from "@/lib/action-result";
 import type { SubmissionActions as Allowed } from "@/lib/submissions/visibility";
 
@@ -43,6 +43,20 @@ function VisibilityButton({ id, action, label, secondary }: { id: string; action
       <input type="hidden" name="action" value={action} />
       <button type="submit" className={secondary ? "secondary" : undefined} disabled={pending}>
         {label}
+      </button>{" "}
+      <Outcome result={result} />
+    </form>
+  );
+}
+
+/** The team shows or hides its trajectories (SPEC §7); `shown`: the choice now. */
+export function TrajectoriesChoice({ id, shown }: { id: string; shown: boolean }) {
+  const [result, submit, pending] = useActionState<ActionResult, FormData>(trajectoriesAction.bind(null, id), IDLE);
+  return (
+    <form action={submit} className="inline-action">
+      <input type="hidden" name="shown" value={String(!shown)} />
+      <button type="submit" className="secondary" disabled={pending}>
+        {shown ? "Keep trajectories private" : "Make trajectories public once published"}
       </button>{" "}
       <Outcome result={result} />
     </form>

@@ -44,12 +44,12 @@ function problemsFrom(status: number, body: Answer): Problems {
   if (status === 422 && body.issues?.length) return { top: message.replace(/^[^:]*: /, "The file has "), issues: body.issues, fields: {} };
   if (status === 401) return { ...NONE, top: "Your session has ended: sign in again, then submit." };
   if (status === 404) return { ...NONE, fields: { system: "This system is not one of your team's (or no longer exists)." } };
-  const field = body.field === "predictions" || status === 413 ? "predictions" : body.field;
+  const field = body.field === "trajectories" ? body.field : body.field === "predictions" || status === 413 ? "predictions" : body.field;
   if (field && FIELDS.includes(field)) return { ...NONE, fields: { [field]: message.replace(new RegExp(`^${field}: `), "") } };
   return { ...NONE, top: message };
 }
 
-const FIELDS = ["system", "dataset_version", "mode", "metadata", "predictions", "run_of", "manifest"];
+const FIELDS = ["system", "dataset_version", "mode", "metadata", "predictions", "run_of", "manifest", "trajectories"];
 
 function FieldError({ id, text }: { id: string; text: string | undefined }) {
   return text ? (
@@ -86,6 +86,11 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
     if (file.size > options.maxUploadBytes) {
       return setProblems({ ...NONE, fields: { predictions: `The file is ${mb(file.size)}, over the ${mb(options.maxUploadBytes)} limit.` } });
     }
+    const trajectories = form.get("trajectories");
+    const withTrajectories = trajectories instanceof File && trajectories.name !== "";
+    if (withTrajectories && trajectories.size > options.maxTrajectoriesBytes) {
+      return setProblems({ ...NONE, fields: { trajectories: `The archive is ${mb(trajectories.size)}, over the ${mb(options.maxTrajectoriesBytes)} limit.` } });
+    }
     const meta = metadataFromForm(String(form.get("scaffold_version") ?? ""), String(form.get("notes") ?? ""), String(form.get("extra_metadata") ?? ""));
     if ("error" in meta) return setProblems({ ...NONE, fields: { metadata: meta.error } });
     const body = new FormData();
@@ -96,6 +101,10 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
     body.append("metadata", JSON.stringify(meta.metadata));
     const manifest = form.get("manifest");
     if (manifest instanceof File && manifest.name !== "") body.append("manifest", await manifest.text());
+    if (withTrajectories) {
+      body.append("trajectories_public", form.get("trajectories_public") === "on" ? "true" : "false");
+      body.append("trajectories", trajectories, trajectories.name);
+    }
     body.append("predictions", file, file.name); // last: the fields are read before the file streams
     setBusy(true);
     setProblems(NONE);
@@ -187,6 +196,18 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
         <input id="submit-manifest" type="file" name="manifest" accept=".json,application/json" aria-describedby={described("manifest")} />
         <span className="muted">JSON: agent and version, model, step and time limits per bug, context, memory, whether hints or test lists were visible, the command (see the API guide). Checked against the dataset version&apos;s rules.</span>
         <FieldError id={err("manifest")} text={problems.fields.manifest} />
+      </div>
+      <div className="field">
+        <label htmlFor="submit-trajectories">Trajectories (optional)</label>
+        <input id="submit-trajectories" type="file" name="trajectories" accept=".tar,.tgz,.tar.gz,application/gzip,application/x-tar" aria-describedby={described("trajectories")} />
+        <span className="muted">
+          The directory <code>chainswe rollout</code> wrote, as .tar.gz (<code>tar czf t.tgz -C preds.trajectories .</code>); at most {mb(options.maxTrajectoriesBytes)} unpacked.
+          Each bug&apos;s page shows its timeline; they are scanned for shortcuts.
+        </span>
+        <label className="inline">
+          <input type="checkbox" name="trajectories_public" /> Show the trajectories publicly once the results are published
+        </label>
+        <FieldError id={err("trajectories")} text={problems.fields.trajectories} />
       </div>
       <fieldset>
         <legend>About the run (optional, shown with the results)</legend>

@@ -40,6 +40,7 @@ import { db } from "@/lib/db";
 import { parseColumn, systemLinksSchema } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/lib/schemas/manifest";
+import { shortcutSummarySchema, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
 import { getVersionRules } from "@/lib/dataset/data";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
@@ -87,7 +88,11 @@ export type LeaderboardRow = {
   verified: boolean;
   /** SPEC §7: bugs whose model patch edits tests (over the scored chains, summed over runs), and whether a run's policy flags them */
   testEdits: { bugs: number; flagged: boolean };
+  /** SPEC §7: the shortcut scan's flags on the runs' trajectories: per run and kind, the bugs hit */
+  shortcuts: RowShortcut[];
 };
+
+export type RowShortcut = { run: number; kind: ShortcutKind; bugs: number };
 
 type Span = { min: number; max: number };
 /** How a row's runs spread, and chain pass^k (with its interval once the row is complete). */
@@ -287,6 +292,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       run: true,
       ruleBreaches: true,
       testEditPolicy: true,
+      shortcuts: true,
       score: { select: { computedAt: true } },
       system: { select: { ...systemFactsSelect, team: { select: { name: true, slug: true } } } },
     },
@@ -336,6 +342,9 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       breaches,
       verified: isVerified(rules, { runs: s.runs.length, reviewed, breaches: breaches.length }),
       testEdits: { bugs: s.runs.reduce((n, r) => n + testEditBugs(r.id), 0), flagged: s.runs.some((r) => r.testEditPolicy === "flag") },
+      shortcuts: s.runs.flatMap((r) =>
+        Object.entries(parseColumn(shortcutSummarySchema, r.shortcuts, "Submission.shortcuts")).map(([kind, bugs]) => ({ run: r.run, kind: kind as ShortcutKind, bugs: bugs! })),
+      ),
     });
   }
   const oracleOf = new Map(rows.filter((r) => r.mode === "oracle").map((r) => [r.system.id, r]));

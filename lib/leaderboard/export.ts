@@ -12,6 +12,7 @@ import type { LeaderboardApiQuery } from "@/lib/leaderboard/url";
 import { systemColumns } from "@/lib/leaderboard/rows";
 import { PAPER_SOURCE, REPORTED_LABEL, type ReportedMainRow } from "@/lib/reference/paper";
 import { submissionPageUrl } from "@/lib/submissions/urls";
+import type { ShortcutKind } from "@/evaluator/trajectory/shortcuts";
 
 export type ApiRow = {
   submission_id: string;
@@ -53,6 +54,8 @@ export type ApiRow = {
   test_edits_flagged: boolean;
   /** the version's rules the runs' manifests broke (flagged on upload) */
   rule_breaches: { run: number; field: string; rule: string; message: string }[];
+  /** the shortcut scan's flags on the runs' trajectories: per run and kind, the bugs hit */
+  shortcut_flags: { run: number; kind: ShortcutKind; bugs: number }[];
 };
 
 export type ApiReportedRow = {
@@ -97,6 +100,7 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     test_edit_bugs: r.testEdits.bugs,
     test_edits_flagged: r.testEdits.flagged,
     rule_breaches: r.breaches.map((b) => ({ run: b.run, field: b.field, rule: b.rule, message: b.message })),
+    shortcut_flags: r.shortcuts,
   };
 }
 
@@ -171,6 +175,7 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "verified", value: (l) => bool(evaluated(l)?.verified) },
   { label: "test_edit_bugs", value: (l) => evaluated(l)?.test_edit_bugs },
   { label: "rule_breaches", value: (l) => evaluated(l)?.rule_breaches.map((b) => `run ${b.run}: ${b.field}`).join("; ") },
+  { label: "shortcut_flags", value: (l) => evaluated(l)?.shortcut_flags.map((f) => `run ${f.run}: ${f.kind} (${f.bugs} bugs)`).join("; ") },
   // the population each row is scored over: the version's chains, or those a bug-date window keeps
   { label: "chains", value: (l) => evaluated(l)?.counts.chains },
   { label: "bugs", value: (l) => evaluated(l)?.counts.bugs },

@@ -32,6 +32,12 @@ describe("printed rows", () => {
     // cost per solved chain: $1 per chain at 60% solved
     expect(d.costPerSolved).toBe("$1.67");
   });
+
+  it("shortcut flags: one badge counting the flagged bugs over the runs, its title naming each run and kind", () => {
+    const d = displayRow({ ...row({ name: "s", mode: "seq" }), shortcuts: [{ run: 1, kind: "future_history", bugs: 2 }, { run: 2, kind: "network", bugs: 1 }] });
+    expect(d.badges.map((b) => [b.key, b.label])).toEqual([["reviewed", "reviewed"], ["shortcuts", "shortcut flags (3)"]]);
+    expect(d.badges[1]!.title).toBe("The shortcut scan flagged the trajectories of 3 bugs:\nrun 1: reads future history, 2 bugs\nrun 2: tries the network, 1 bug");
+  });
 });
 
 describe("the page's view", () => {

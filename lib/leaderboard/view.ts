@@ -17,6 +17,7 @@ import { filterOptions, finishedDay, limitGroups, selectReportedRows, selectRows
 import type { ReportedMainRow } from "@/lib/reference/paper";
 import type { Mode } from "@/lib/schemas/prediction";
 import { submissionPageUrl } from "@/lib/submissions/urls";
+import { SHORTCUT_LABELS } from "@/evaluator/trajectory/shortcuts";
 
 /** Rows the page shows before "show all" (the API always answers every row). */
 export const PAGE_ROWS = 100;
@@ -24,7 +25,7 @@ export const PAGE_ROWS = 100;
 // ---------------------------------------------------------------- as the table prints them
 
 /** `title`: what a badge stands on (a rule breach's fields), for its tooltip */
-export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits"; label: string; title?: string };
+export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits" | "shortcuts"; label: string; title?: string };
 /**
  * A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported
  * rows), `−29%` against Oracle (null for Oracle rows), and for a row of
@@ -71,6 +72,14 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): Display
   if (r.verified) badges.push({ key: "verified", label: "verified", title: "Enough reviewed runs for this dataset version's rules, and no rule broken" });
   if (r.testEdits.flagged && r.testEdits.bugs > 0) {
     badges.push({ key: "test_edits", label: `edits tests (${r.testEdits.bugs})`, title: "Model patches that edit test files, kept and flagged by this dataset version's test-edit policy" });
+  }
+  if (r.shortcuts.length > 0) {
+    const bugs = r.shortcuts.reduce((n, f) => n + f.bugs, 0);
+    badges.push({
+      key: "shortcuts",
+      label: `shortcut flags (${bugs})`,
+      title: `The shortcut scan flagged the trajectories of ${bugs} bug${bugs === 1 ? "" : "s"}:\n${r.shortcuts.map((f) => `run ${f.run}: ${SHORTCUT_LABELS[f.kind]}, ${f.bugs} bug${f.bugs === 1 ? "" : "s"}`).join("\n")}`,
+    });
   }
   if (r.breaches.length > 0) {
     badges.push({ key: "rule_breach", label: "rule breach", title: r.breaches.map((b) => `run ${b.run}: ${b.field}: ${b.message}`).join("\n") });

@@ -43,6 +43,9 @@ export const AUDIT_ACTIONS = [
   "publication_withdrawn",
   // a site admin re-graded one submission (or "all") from the stored logs
   "results_regraded",
+  // the team showed or hid its trajectories (SPEC §7)
+  "trajectories_shown",
+  "trajectories_hidden",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -162,3 +162,44 @@ describe("getFailurePage: what the page shows", () => {
     expect(page.bug).toMatchObject({ continuousId: CHAIN, order: 1, chainLength: 3, repo: "chainswe-demo/moneyx" });
   });
 });
+
+describe("getFailurePage: the trajectory and the start state", () => {
+  const LOG2 = "##[chainswe] step Look\n##[chainswe] $ git log --all --oneline\nabc later fix\n##[chainswe] exit 0 4ms\n";
+  async function withTrajectory(shown: boolean) {
+    await t.db.trajectory.deleteMany({ where: { submissionId: seqId } });
+    await t.db.trajectory.create({
+      data: { submissionId: seqId, continuousId: CHAIN, order: 2, log: LOG2, steps: 1, calls: 1, shortcuts: JSON.stringify([{ kind: "future_history", call: 1, command: "git log --all --oneline", why: "walks every ref" }]) },
+    });
+    await t.db.submission.update({ where: { id: seqId }, data: { trajectoriesPublic: shown } });
+  }
+
+  it("the team and reviewers read the timeline; visitors only the flags' kinds until the team makes it public", async () => {
+    await withTrajectory(false);
+    for (const v of [member, reviewer]) {
+      const page = await failure.getFailurePage(v, seqId, CHAIN, 2);
+      expect(page.trajectory).toMatchObject({ state: "visible", steps: 1, outcome: null, shortcuts: [{ kind: "future_history", call: 1 }] });
+      expect(page.trajectory.state === "visible" && page.trajectory.timeline.calls.map((c) => [c.command, c.stdout])).toEqual([["git log --all --oneline", "abc later fix"]]);
+    }
+    for (const v of [null, outsider]) {
+      const page = await failure.getFailurePage(v, seqId, CHAIN, 2);
+      expect(page.trajectory).toEqual({ state: "hidden", kinds: ["future_history"] });
+      expect(JSON.stringify(page)).not.toContain("abc later fix");
+    }
+    await withTrajectory(true);
+    expect((await failure.getFailurePage(null, seqId, CHAIN, 2)).trajectory).toMatchObject({ state: "visible", steps: 1 });
+    expect((await failure.getFailurePage(null, seqId, CHAIN, 3)).trajectory).toEqual({ state: "none" });
+  });
+
+  it("in Seq, names each earlier bug's patch and whether it is in the start state; in Oracle, none", async () => {
+    await t.db.bugResult.updateMany({ where: { submissionId: seqId, continuousId: CHAIN, order: 2 }, data: { patchApplied: false, applyMethod: null } });
+    const page = await failure.getFailurePage(member, seqId, CHAIN, 3);
+    const methods = await t.db.bugResult.findFirstOrThrow({ where: { submissionId: seqId, continuousId: CHAIN, order: 1 }, select: { applyMethod: true } });
+    expect(page.carried).toEqual([
+      { order: 1, swebenchInstanceId: "chainswe-demo__moneyx-1", url: `${failurePageUrl(seqId, CHAIN, 1)}#patches-heading`, carried: "applied", applyMethod: methods.applyMethod },
+      { order: 2, swebenchInstanceId: "chainswe-demo__moneyx-2", url: `${failurePageUrl(seqId, CHAIN, 2)}#patches-heading`, carried: "not_applied", applyMethod: null },
+    ]);
+    await t.db.bugResult.updateMany({ where: { submissionId: seqId, continuousId: CHAIN, order: 2 }, data: { patchApplied: true, applyMethod: methods.applyMethod } });
+    expect((await failure.getFailurePage(member, seqId, CHAIN, 1)).carried).toEqual([]);
+    expect((await failure.getFailurePage(member, oracleId, CHAIN, 3)).carried).toBeNull();
+  });
+});

@@ -33,6 +33,7 @@ import { modeSchema, predictionMetaSchema, type Mode, type PredictionMeta } from
 import { fingerprintSchema, type Fingerprint } from "@/lib/schemas/results";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
 import { readableSubmission } from "@/lib/submissions/access";
+import { bugTrajectory, carriedPatches, type CarriedPatch, type TrajectoryView } from "@/lib/submissions/trajectory-view";
 
 export type FailingTest = { id: string; list: "FAIL_TO_PASS" | "PASS_TO_PASS"; excerpt: LogExcerpt | null };
 
@@ -107,6 +108,10 @@ export type FailurePage = {
   chain: { order: number; swebenchInstanceId: string; resolved: boolean | null }[];
   /** what the agent spent on this bug, as its prediction line reported it (tokens, steps, time, cost); null without a line */
   effort: PredictionMeta | null;
+  /** the agent's trajectory of this bug, as far as the viewer may read it */
+  trajectory: TrajectoryView;
+  /** Seq and Seq+Mem: the earlier bugs' patches and whether each is in this bug's start state; null in Oracle */
+  carried: CarriedPatch[] | null;
 };
 
 type ResultRow = NonNullable<Awaited<ReturnType<typeof resultRow>>>;
@@ -230,11 +235,13 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
   const other = await counterpart(viewer, { id: sub.id, mode, systemId: sub.systemId, datasetVersionId: sub.datasetVersionId, teamId: access.teamId });
   const sides = await Promise.all([side(sub, continuousId, order), ...(other ? [side(other, continuousId, order)] : [])]);
   const mayReadPatch = access.role.team || access.role.reviewer;
-  const [chainError, prediction, verdicts] = await Promise.all([
+  const [chainError, prediction, verdicts, trajectory, carried] = await Promise.all([
     chainErrorFor(sides, continuousId, order),
     // the figures are public like the row's costs; the patch is for the team and reviewers only
     db.prediction.findUnique({ where: { submissionId_continuousId_order: { submissionId, continuousId, order } }, select: { modelPatch: mayReadPatch, meta: true } }),
     db.bugResult.findMany({ where: { submissionId, continuousId }, select: { order: true, resolved: true } }),
+    bugTrajectory(viewer, { id: sub.id, teamId: access.teamId, visibility: access.visibility }, continuousId, order),
+    carriedPatches(submissionId, mode, continuousId, chain.bugs.filter((b) => b.order < order)),
   ]);
   // the grader's record of the gold files when there is one; the same files as the gold patch names
   const goldFiles = sides[0].outcome?.goldFiles ?? touchedFiles(bug.patch);
@@ -265,5 +272,7 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
       : { visible: false },
     chain: chain.bugs.map((b) => ({ order: b.order, swebenchInstanceId: b.swebenchInstanceId, resolved: resolvedAt.get(b.order) ?? null })),
     effort: prediction ? parseColumn(predictionMetaSchema, prediction.meta, "Prediction.meta") : null,
+    trajectory,
+    carried,
   };
 }

@@ -72,6 +72,20 @@ export async function rerunSubmission(viewer: Viewer | null, id: string, now: Da
   });
 }
 
+/**
+ * The team's choice whether its trajectories are public once the submission
+ * is (SPEC §7); any member of the team, at any time, with its audit row.
+ */
+export async function setTrajectoriesPublic(viewer: Viewer | null, id: string, shown: boolean): Promise<boolean> {
+  const s = await readableSubmission(viewer, id);
+  if (!s.role.team) throw new ForbiddenError("only the submission's team can choose who reads its trajectories");
+  return db.$transaction(async (tx) => {
+    await tx.submission.update({ where: { id }, data: { trajectoriesPublic: shown } });
+    await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: shown ? "trajectories_shown" : "trajectories_hidden", targetType: "submission", targetId: id } });
+    return shown;
+  });
+}
+
 /** The team's cancel of a queued or running evaluation (cancelSubmission), with its audit row. */
 export async function cancelSubmissionFor(viewer: Viewer | null, id: string, now: Date = new Date()): Promise<CancelOutcome> {
   const s = await readableSubmission(viewer, id);

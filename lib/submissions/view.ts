@@ -9,7 +9,9 @@
  * - its predictions (the team's patches): the team and reviewers only, even once public.
  * Scores reuse evaluator/scoring; results.jsonl lines reuse the evaluator's writer.
  */
-import { canReadSubmission, type Viewer } from "@/lib/authz";
+import { canReadSubmission, canReadTrajectories, type Viewer } from "@/lib/authz";
+import { shortcutHitsSchema, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
+import { failurePageUrl } from "@/lib/submissions/urls";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import {
@@ -84,7 +86,35 @@ export type SubmissionView = {
   manifest: RunManifest | null;
   /** the dataset version's rules the manifest broke, flagged on upload */
   ruleBreaches: RuleBreach[];
+  /** SPEC §7: the uploaded trajectories and the bugs the shortcut scan flagged; null when none were sent */
+  trajectories: SubmissionTrajectories | null;
 };
+
+export type SubmissionTrajectories = {
+  bugs: number;
+  /** the team's choice: public once the submission is */
+  public: boolean;
+  /** this viewer may read them (canReadTrajectories) */
+  readable: boolean;
+  /** this viewer may change the choice: the team */
+  canChoose: boolean;
+  flagged: { continuousId: string; order: number; kinds: ShortcutKind[]; url: string }[];
+};
+
+async function submissionTrajectories(viewer: Viewer | null, access: { teamId: string; visibility: Visibility; role: { team: boolean } }, id: string, shown: boolean): Promise<SubmissionTrajectories | null> {
+  const rows = await db.trajectory.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, shortcuts: true }, orderBy: [{ continuousId: "asc" }, { order: "asc" }] });
+  if (rows.length === 0) return null;
+  return {
+    bugs: rows.length,
+    public: shown,
+    readable: canReadTrajectories(viewer, { teamId: access.teamId, visibility: access.visibility, trajectoriesPublic: shown }),
+    canChoose: access.role.team,
+    flagged: rows.flatMap((r) => {
+      const kinds = [...new Set(parseColumn(shortcutHitsSchema, r.shortcuts, "Trajectory.shortcuts").map((h) => h.kind))];
+      return kinds.length ? [{ continuousId: r.continuousId, order: r.order, kinds, url: `${failurePageUrl(id, r.continuousId, r.order)}#trajectory-heading` }] : [];
+    }),
+  };
+}
 
 const testCounts = (text: string, column: string): TestCounts => {
   const split = parseColumn(testSplitSchema, text, column);
@@ -159,6 +189,7 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     entry: { run: row.run, runs: await entryRuns(viewer, row.runOfId ?? row.id, system.team.id) },
     manifest: row.manifest === null ? null : parseColumn(runManifestSchema, row.manifest, "Submission.manifest"),
     ruleBreaches: parseColumn(ruleBreachesSchema, row.ruleBreaches, "Submission.ruleBreaches"),
+    trajectories: await submissionTrajectories(viewer, access, id, row.trajectoriesPublic),
   };
 }
 
@@ -210,6 +241,11 @@ export function submissionJson(v: SubmissionView) {
     runs: v.entry.runs.map((r) => ({ id: r.id, run: r.run, status: r.status, visibility: r.visibility })),
     manifest: v.manifest,
     rule_breaches: v.ruleBreaches,
+    trajectories: v.trajectories && {
+      bugs: v.trajectories.bugs,
+      public: v.trajectories.public,
+      shortcut_flags: v.trajectories.flagged.map((f) => ({ continuous_id: f.continuousId, order: f.order, kinds: f.kinds })),
+    },
   };
 }
 export type SubmissionJson = ReturnType<typeof submissionJson>;

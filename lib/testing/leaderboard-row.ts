@@ -53,5 +53,6 @@ export function leaderboardRow(over: {
     breaches: [],
     verified: false,
     testEdits: { bugs: 0, flagged: false },
+    shortcuts: [],
   };
 }

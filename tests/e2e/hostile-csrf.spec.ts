@@ -14,6 +14,7 @@ import { DEMO_VERSION } from "./site";
 import { PASSWORD, createToken, signUp } from "./steps";
 import { SERVER_ACTIONS, STATE_CHANGING_ROUTES, type ServerAction, type StateChangingRoute } from "./hostile-routes";
 import {
+  CHAIN,
   FORGED_ORIGINS,
   GOLD_ORACLE,
   bearer,
@@ -23,6 +24,7 @@ import {
   replayAction,
   reviewer,
   teamMember,
+  trajectoriesArchive,
   upload,
   waitForStatus,
   type Actor,
@@ -269,6 +271,16 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
     path: () => `/submissions/${actionTarget}`,
     submit: (page) => page.getByRole("button", { name: "Re-run" }).click(),
     probe: () => statusOf(actionTarget)?.status,
+    cleanup: async () => void (await owner.page.request.post(`/api/v1/submissions/${actionTarget}/cancel`, { headers: bearer(owner.token) })),
+  },
+  "app/submissions/[id]/actions.ts trajectoriesAction": {
+    as: async () => {
+      actionTarget = await upload(owner.page.request, owner, { trajectories: await trajectoriesArchive({ [`${CHAIN}/1.log`]: "##[chainswe] step Look\n" }) });
+      return owner.context;
+    },
+    path: () => `/submissions/${actionTarget}`,
+    submit: (page) => page.getByRole("button", { name: "Make trajectories public once published" }).click(),
+    probe: () => dbGet(`SELECT trajectoriesPublic AS shown FROM Submission WHERE id = ?`, actionTarget),
     cleanup: async () => void (await owner.page.request.post(`/api/v1/submissions/${actionTarget}/cancel`, { headers: bearer(owner.token) })),
   },
   "app/teams/actions.ts createTeamAction": {

@@ -26,6 +26,7 @@ export const SERVER_ACTIONS = [
   "app/submissions/[id]/actions.ts visibilityAction",
   "app/submissions/[id]/actions.ts cancelAction",
   "app/submissions/[id]/actions.ts rerunAction",
+  "app/submissions/[id]/actions.ts trajectoriesAction",
   "app/teams/actions.ts createTeamAction",
   "app/teams/actions.ts createSystemAction",
   "app/teams/actions.ts updateSystemAction",

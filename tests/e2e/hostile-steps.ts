@@ -8,6 +8,8 @@
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import * as tarStream from "tar-stream";
 import Database from "better-sqlite3";
 import { expect, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { DEMO_VERSION, ROOT, chainswe } from "./site";
@@ -56,7 +58,7 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export async function upload(
   request: APIRequestContext,
   actor: { token: string; system: string },
-  opts: { chains?: string | null; metadata?: object; predictions?: Buffer } = {},
+  opts: { chains?: string | null; metadata?: object; predictions?: Buffer; trajectories?: Buffer } = {},
 ): Promise<string> {
   const chains = opts.chains === undefined ? CHAIN : opts.chains;
   const res = await request.post("/api/v1/submissions", {
@@ -67,11 +69,22 @@ export async function upload(
       mode: "oracle",
       ...(chains ? { chains } : {}),
       ...(opts.metadata ? { metadata: JSON.stringify(opts.metadata) } : {}),
+      ...(opts.trajectories ? { trajectories: { name: "trajectories.tar.gz", mimeType: "application/gzip", buffer: opts.trajectories } } : {}),
       predictions: { name: "gold.oracle.jsonl", mimeType: "application/x-ndjson", buffer: opts.predictions ?? readFileSync(GOLD_ORACLE) },
     },
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
+}
+
+/** A trajectories archive (.tar.gz) with one bug's log per entry of `logs` (`<chain>/<order>.log` → text), as `tar czf` of a rollout's directory. */
+export async function trajectoriesArchive(logs: Record<string, string>): Promise<Buffer> {
+  const pack = tarStream.pack();
+  for (const [name, text] of Object.entries(logs)) pack.entry({ name }, text);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  return gzipSync(Buffer.concat(chunks));
 }
 
 /** Polls the API until the submission's status is `status`. */

@@ -7,7 +7,7 @@
 import { formAction } from "@/lib/form-action";
 import { revalidatePath } from "next/cache";
 import { getViewer } from "@/lib/auth/viewer";
-import { cancelSubmissionFor, changeVisibility, rerunSubmission } from "@/lib/submissions/review";
+import { cancelSubmissionFor, changeVisibility, rerunSubmission, setTrajectoriesPublic } from "@/lib/submissions/review";
 import { visibilityLabel } from "@/lib/submissions/visibility";
 import { failure, ok, type ActionResult } from "@/lib/action-result";
 
@@ -36,4 +36,11 @@ export const cancelAction = formAction({ bound: 1 }, async (id: string, _prev: A
 export const rerunAction = formAction({ bound: 1 }, async (id: string, _prev: ActionResult): Promise<ActionResult> => {
   const viewer = await getViewer();
   return run(id, async () => `re-queued ${(await rerunSubmission(viewer, id)).jobs} chain(s)`);
+});
+
+/** The team shows or hides its trajectories: the form's "shown" field ("true" or "false"). */
+export const trajectoriesAction = formAction({ bound: 1 }, async (id: string, _prev: ActionResult, form: FormData): Promise<ActionResult> => {
+  const viewer = await getViewer();
+  const shown = form.get("shown") === "true";
+  return run(id, async () => ((await setTrajectoriesPublic(viewer, id, shown)) ? "trajectories public once the submission is" : "trajectories kept to the team and reviewers"));
 });

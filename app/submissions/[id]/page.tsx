@@ -19,6 +19,7 @@ import { utcWhen } from "@/lib/format";
 import { FactList } from "@/components/ui/FactList";
 import { SubmissionRuns } from "@/components/submissions/SubmissionRuns";
 import { SubmissionManifest } from "@/components/submissions/SubmissionManifest";
+import { SubmissionTrajectories } from "@/components/submissions/SubmissionTrajectories";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -73,6 +74,7 @@ export default async function SubmissionPage({ params }: Props) {
       <FactList facts={facts} />
       <SubmissionRuns id={v.id} entry={v.entry} canAdd={v.actions.add_run} />
       <SubmissionManifest manifest={v.manifest} breaches={v.ruleBreaches} />
+      <SubmissionTrajectories id={v.id} trajectories={v.trajectories} />
 
       <ProgressPanel initial={submissionJson(v)} />
 

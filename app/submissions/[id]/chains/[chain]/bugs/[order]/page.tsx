@@ -1,11 +1,12 @@
 /**
  * A bug's failure page: the bug, this submission's outcome
  * beside the same system's other mode, the chain error's cause and evidence,
- * the files and patches compared with the gold patch, the failing tests with
- * their errors and the full log. Whoever may read the submission may read
+ * the files and patches compared with the gold patch, the agent's
+ * trajectory, the failing tests with their errors and the full log. Whoever may read the submission may read
  * this page; everyone else gets the 404 page (lib/submissions/failure.ts).
  */
 import { FailureEffort } from "@/components/submissions/FailureEffort";
+import { FailureTrajectory } from "@/components/submissions/FailureTrajectory";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -88,6 +89,8 @@ export default async function FailurePageView({ params }: Props) {
       </section>
 
       <FailureEffort effort={page.effort} />
+
+      <FailureTrajectory trajectory={page.trajectory} carried={page.carried} />
 
       <section aria-labelledby="files-heading">
         <h2 id="files-heading">Files: agent patch against gold patch</h2>
