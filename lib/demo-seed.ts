@@ -5,15 +5,15 @@
  * stands in for the reviewer and says so in the audit log). Idempotent: a
  * second run adds nothing, so the quick start can run it every time.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { db } from "@/lib/db";
 import { modeSchema } from "@/lib/schemas/prediction";
 import { importDataset, setVersionRules } from "@/lib/dataset/data";
 import { checkManifest, type RuleBreach, type RunManifest, type VersionRules } from "@/lib/schemas/manifest";
 import { addTrajectories, createSubmission } from "@/lib/submissions/data";
-import { trajectoryArchiveFromDir } from "@/lib/submissions/trajectories";
+import { storable, TRAJECTORY_ENTRY, type TrajectoryArchive, type TrajectoryFile } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
 
 export const DEMO_VERSION = "demo";
@@ -76,6 +76,20 @@ export function demoManifest(system: string, mode: string): RunManifest | null {
 function manifestFields(system: string, mode: string): { manifest: RunManifest | null; ruleBreaches: RuleBreach[] } {
   const manifest = demoManifest(system, mode);
   return { manifest, ruleBreaches: checkManifest(manifest, DEMO_RULES) };
+}
+
+/**
+ * A shipped trajectories directory read as an uploaded archive would be (a
+ * local, trusted directory): the same entries, `memory/` left out.
+ */
+export async function trajectoryArchiveFromDir(dir: string): Promise<TrajectoryArchive> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files: TrajectoryFile[] = [];
+  for (const e of entries) {
+    const path = relative(dir, join(e.parentPath, e.name)).split(sep).join("/");
+    if (e.isFile() && TRAJECTORY_ENTRY.test(path) && !/(?:^|\/)memory\//.test(path)) files.push({ path, text: storable(await readFile(join(dir, path), "utf8")) });
+  }
+  return { files: files.sort((a, b) => a.path.localeCompare(b.path)), warnings: [] };
 }
 
 export type DemoSeed = { imported: boolean; created: { system: string; mode: string; id: string; run: number }[] };

@@ -21,7 +21,8 @@ export type Upload = { fields: Record<string, string>; file: UploadedFile | null
 /** Each file part's limit, in bytes. */
 export type UploadLimits = { predictions: number; trajectories: number };
 
-const TEMP_NAMES = { [PREDICTIONS_FIELD]: "predictions.jsonl", [TRAJECTORIES_FIELD]: "trajectories.archive" } as const;
+/** what a file part without a file name is called in messages */
+const FALLBACK_NAMES = { [PREDICTIONS_FIELD]: "predictions.jsonl", [TRAJECTORIES_FIELD]: "trajectories.archive" } as const;
 
 /**
  * Streams the body: text fields are collected, the `predictions` file part
@@ -79,8 +80,9 @@ export function readMultipart(req: Request, dir: string, maxBytes: UploadLimits)
         return fail(new FieldError(name, `send one ${name} file`));
       }
       const limit = maxBytes[name];
-      const path = join(dir, TEMP_NAMES[name]);
-      const upload = { path, name: info.filename || TEMP_NAMES[name], bytes: 0 };
+      // literal names: a computed one makes the bundler trace the whole project
+      const path = name === PREDICTIONS_FIELD ? join(dir, "predictions.jsonl") : join(dir, "trajectories.archive");
+      const upload = { path, name: info.filename || FALLBACK_NAMES[name], bytes: 0 };
       files[name] = upload;
       stream.on("data", (chunk: Buffer) => {
         upload.bytes += chunk.length;

@@ -10,8 +10,7 @@
  * shortcuts here, once, and what the pages need is stored beside the log.
  */
 import { createReadStream } from "node:fs";
-import { open, readdir, readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { open } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
@@ -33,12 +32,12 @@ export type TrajectoryFile = { path: string; text: string };
 export type TrajectoryArchive = { files: TrajectoryFile[]; warnings: string[] };
 
 /** `<anything>/<chain dir>/<order>.log|json`, not inside a `memory/` directory. */
-const ENTRY = /(?:^|\/)([^/]+)\/([1-9][0-9]{0,5})\.(log|json)$/;
+export const TRAJECTORY_ENTRY = /(?:^|\/)([^/]+)\/([1-9][0-9]{0,5})\.(log|json)$/;
 
 const fail = (message: string) => new FieldError(TRAJECTORIES_FIELD, message);
 
 /** PostgreSQL text cannot hold NUL; a log may. */
-const storable = (text: string) => text.replaceAll("\u0000", "\u2400");
+export const storable = (text: string) => text.replaceAll("\u0000", "\u2400");
 
 /**
  * Reads the archive at `file` (`name`: what the user called it) within an
@@ -59,7 +58,7 @@ export async function readTrajectoryArchive(file: string, name: string, maxUnpac
   const extract = tar.extract();
   extract.on("entry", (header, stream, next) => {
     const path = header.name.replace(/^(?:\.\/)+/, "");
-    const wanted = header.type === "file" && ENTRY.test(path) && !/(?:^|\/)memory\//.test(path);
+    const wanted = header.type === "file" && TRAJECTORY_ENTRY.test(path) && !/(?:^|\/)memory\//.test(path);
     if (header.type !== "directory" && !wanted && !/(?:^|\/)memory(?:\/|$)/.test(path)) leftOut.push(path);
     const chunks: Buffer[] = [];
     let size = 0;
@@ -98,21 +97,6 @@ export async function readTrajectoryArchive(file: string, name: string, maxUnpac
   return { files, warnings };
 }
 
-/**
- * The rollout's trajectories directory read as an archive would be (the demo
- * seed's shipped trajectories; a local, trusted directory): the same entries,
- * `memory/` left out.
- */
-export async function trajectoryArchiveFromDir(dir: string): Promise<TrajectoryArchive> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files: TrajectoryFile[] = [];
-  for (const e of entries) {
-    const path = relative(dir, join(e.parentPath, e.name)).split(sep).join("/");
-    if (e.isFile() && ENTRY.test(path) && !/(?:^|\/)memory\//.test(path)) files.push({ path, text: storable(await readFile(join(dir, path), "utf8")) });
-  }
-  return { files: files.sort((a, b) => a.path.localeCompare(b.path)), warnings: [] };
-}
-
 export type TrajectoryRow = {
   continuousId: string;
   order: number;
@@ -140,7 +124,7 @@ export function checkTrajectories(archive: TrajectoryArchive, chains: Chain[], c
   const bugs = new Map<string, { chain: Chain; order: number; log?: TrajectoryFile; outcome?: TrajectoryFile }>();
   const skipped = new Set<string>();
   for (const file of archive.files) {
-    const [, dir, orderText, ext] = ENTRY.exec(file.path)!;
+    const [, dir, orderText, ext] = TRAJECTORY_ENTRY.exec(file.path)!;
     const chain = bySegment.get(dir!);
     if (!chain) throw fail(`${file.path}: dataset version ${version} has no chain stored in a directory named ${dir} (the rollout names a chain's directory after its continuous_id)`);
     if (!graded.has(chain.continuous_id)) {
