@@ -12,6 +12,7 @@ export {
   scoreChainRecords,
   countResolved,
   isChainResolved,
+  NO_EFFORT,
   type RunResults,
   type Scoring,
   type PositionSet,

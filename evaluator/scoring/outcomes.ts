@@ -12,7 +12,7 @@
  */
 import type { GradedBug, RunSummary } from "@/lib/schemas/results";
 import { isTestPath } from "@/evaluator/diff";
-import type { ChainRecord } from "./schemas";
+import type { ChainRecord, Effort } from "./schemas";
 
 export type RunResults = { summary: RunSummary; bugs: GradedBug[] };
 
@@ -34,7 +34,11 @@ export type ChainOutcome = {
   cost_usd: number | null;
   /** max peak_context_tokens over the chain's bugs that carry one; null when none does */
   peak_context_tokens: number | null;
+  /** the chain's summed effort (all null in records of an older release) */
+  effort: Effort;
 };
+
+export const NO_EFFORT: Effort = { input_tokens: null, output_tokens: null, steps: null, wall_seconds: null };
 
 /** Bugs of a run by chain id, then by order (only the run's own mode; later line wins). */
 export function indexBugs(run: RunResults): Map<string, Map<number, GradedBug>> {
@@ -93,6 +97,12 @@ export function chainRecords(run: RunResults): ChainRecord[] {
       cost_usd: sumOrNull(bugs.map((b) => b?.cost_usd)),
       peak_context_tokens: maxOrNull(bugs.map((b) => b?.peak_context_tokens)),
       test_edits: testEditPositions(bugs),
+      effort: {
+        input_tokens: sumOrNull(bugs.map((b) => b?.input_tokens)),
+        output_tokens: sumOrNull(bugs.map((b) => b?.output_tokens)),
+        steps: sumOrNull(bugs.map((b) => b?.turns)),
+        wall_seconds: sumOrNull(bugs.map((b) => b?.wall_seconds)),
+      },
     };
   });
 }
@@ -114,6 +124,7 @@ export function scoreChainRecords(records: readonly ChainRecord[], scoring: Scor
     graded: r.bugs.filter((b) => b !== null).length,
     cost_usd: r.cost_usd,
     peak_context_tokens: r.peak_context_tokens,
+    effort: r.effort ?? NO_EFFORT,
   }));
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { bootstrapIntervals, resolveBootstrap, type Indices } from "./bootstrap";
-import { applyScoring, type ChainOutcome } from "./outcomes";
+import { applyScoring, NO_EFFORT, type ChainOutcome } from "./outcomes";
 import { drawSums, headlineRatesOf, positionRatesOf } from "./rates";
 
 /** Random runs over the same chains (lengths 1–6), some resolved, strict or not. */
@@ -20,6 +20,7 @@ function randomSets(seed: number, chains: number, runs: number): ChainOutcome[][
       graded: length,
       cost_usd: null,
       peak_context_tokens: null,
+      effort: NO_EFFORT,
     })),
   );
 }

@@ -23,6 +23,19 @@ export const positionRateSchema = estimateSchema.extend({
 export type PositionRate = z.infer<typeof positionRateSchema>;
 
 /**
+ * What an agent spent, summed over a chain's bugs that report it (SPEC §7
+ * "Efficiency"): tokens, steps (its prediction's `turns`) and wall time; null
+ * where no bug reports the figure.
+ */
+export const effortSchema = z.object({
+  input_tokens: z.number().nullable(),
+  output_tokens: z.number().nullable(),
+  steps: z.number().nullable(),
+  wall_seconds: z.number().nullable(),
+});
+export type Effort = z.infer<typeof effortSchema>;
+
+/**
  * One chain as a run left it, before scoring (SPEC §4): per position, 1 resolved,
  * 0 graded and unresolved, null not graded. Stored per submission, so a bug-date
  * window (SPEC §7) rescores the chains it keeps without the graded bugs.
@@ -34,6 +47,8 @@ export const chainRecordSchema = z.object({
   peak_context_tokens: z.number().nullable(),
   /** positions whose model patch edits tests (SPEC §7 "Test edits"); absent in records of an older release */
   test_edits: z.array(z.number().int().positive()).optional(),
+  /** the chain's summed effort; absent in records of an older release */
+  effort: effortSchema.optional(),
 });
 export type ChainRecord = z.infer<typeof chainRecordSchema>;
 
@@ -75,6 +90,8 @@ export const runScoresSchema = z.object({
   cost_per_chain: z.number().nullable(),
   /** mean over chains (with any value reported) of the chain's max peak_context_tokens */
   peak_context_tokens: z.number().nullable(),
+  /** per figure, the mean over chains (with any value reported) of the chain's summed effort; absent in scores of an older release */
+  effort_per_chain: effortSchema.optional(),
   counts: z.object({
     chains: count,
     bugs: count,

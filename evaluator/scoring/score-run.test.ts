@@ -89,6 +89,18 @@ describe("scoreRun", () => {
     const s = scoreRun(bare, FAST);
     expect(s.cost_per_chain).toBeNull();
     expect(s.peak_context_tokens).toBeNull();
+    expect(s.effort_per_chain).toEqual({ input_tokens: null, output_tokens: null, steps: null, wall_seconds: null });
+  });
+
+  it("averages tokens, steps and wall time per chain, each over the chains that report it", () => {
+    // c1: input 100+200 (bug 3 none), steps 3+4+5, wall 10; c2: input 50, output 7 per bug, no steps; c3: nothing
+    const run = makeRun("S", "seq", CHAINS, [
+      ...grades("c1", [true, true, true], [{ input_tokens: 100, turns: 3, wall_seconds: 10 }, { input_tokens: 200, turns: 4 }, { turns: 5 }]),
+      ...grades("c2", [true, false, true], [{ input_tokens: 50, output_tokens: 7 }, { output_tokens: 7 }, { output_tokens: 7 }]),
+      ...grades("c3", [false, true]),
+    ]);
+    // input: (300 + 50) / 2 chains; output: 21 / 1; steps: 12 / 1; wall: 10 / 1
+    expect(scoreRun(run, FAST).effort_per_chain).toEqual({ input_tokens: 175, output_tokens: 21, steps: 12, wall_seconds: 10 });
   });
 
   it("counts missing bugs as unresolved against the whole dataset", () => {

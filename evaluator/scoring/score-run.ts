@@ -134,6 +134,12 @@ export function scoreGroupValues(group: RunGroup, run: RunName, opts: Pick<Score
     per_position: perPosition,
     cost_per_chain: meanOrNull(group.map((r) => meanOrNull(r.map((o) => o.cost_usd)))),
     peak_context_tokens: meanOrNull(group.map((r) => meanOrNull(r.map((o) => o.peak_context_tokens)))),
+    effort_per_chain: {
+      input_tokens: meanOrNull(group.map((r) => meanOrNull(r.map((o) => o.effort.input_tokens)))),
+      output_tokens: meanOrNull(group.map((r) => meanOrNull(r.map((o) => o.effort.output_tokens)))),
+      steps: meanOrNull(group.map((r) => meanOrNull(r.map((o) => o.effort.steps)))),
+      wall_seconds: meanOrNull(group.map((r) => meanOrNull(r.map((o) => o.effort.wall_seconds)))),
+    },
     counts: {
       chains: outcomes.length,
       bugs,

@@ -41,6 +41,7 @@ import { parseColumn, systemLinksSchema } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/lib/schemas/manifest";
 import { shortcutSummarySchema, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
+import type { Effort } from "@/evaluator/scoring/schemas";
 import { getVersionRules } from "@/lib/dataset/data";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
@@ -74,6 +75,8 @@ export type LeaderboardRow = {
   costPerSolvedChain: number | null;
   /** mean over chains of the chain's max peak_context_tokens */
   peakContext: number | null;
+  /** per figure, the mean over chains of the chain's summed tokens, steps and wall time; null from scores of an older release */
+  effortPerChain: Effort | null;
   /** (this − Oracle) / Oracle for the same system, as a fraction; null for Oracle rows or without one */
   vsOracle: { perBug: number | null; chain: number | null };
   counts: { chains: number; bugs: number; resolved: number; chainsResolved: number };
@@ -334,6 +337,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       costPerChain: v.cost_per_chain,
       costPerSolvedChain: costPerSolvedChain(v),
       peakContext: v.peak_context_tokens,
+      effortPerChain: v.effort_per_chain ?? null,
       vsOracle: { perBug: null, chain: null },
       counts: { chains: v.counts.chains, bugs: v.counts.bugs, resolved: v.counts.resolved, chainsResolved: v.counts.chains_resolved },
       finishedAt: s.finishedAt,

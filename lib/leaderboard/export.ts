@@ -13,6 +13,7 @@ import { systemColumns } from "@/lib/leaderboard/rows";
 import { PAPER_SOURCE, REPORTED_LABEL, type ReportedMainRow } from "@/lib/reference/paper";
 import { submissionPageUrl } from "@/lib/submissions/urls";
 import type { ShortcutKind } from "@/evaluator/trajectory/shortcuts";
+import type { Effort } from "@/evaluator/scoring/schemas";
 
 export type ApiRow = {
   submission_id: string;
@@ -28,6 +29,8 @@ export type ApiRow = {
   chain: Estimate;
   vs_oracle: { per_bug: number | null; chain: number | null };
   cost_per_chain: number | null;
+  /** per figure (input_tokens, output_tokens, steps, wall_seconds), the mean over chains of the chain's sum; null from scores of an older release */
+  effort_per_chain: Effort | null;
   /** what one solved chain costs: cost_per_chain / (chain % / 100); null without a cost or a solved chain */
   cost_per_solved_chain: number | null;
   peak_context_tokens: number | null;
@@ -80,6 +83,7 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     vs_oracle: { per_bug: r.vsOracle.perBug, chain: r.vsOracle.chain },
     cost_per_chain: r.costPerChain,
     cost_per_solved_chain: r.costPerSolvedChain,
+    effort_per_chain: r.effortPerChain,
     peak_context_tokens: r.peakContext,
     per_position: r.perPosition,
     counts: { chains: r.counts.chains, bugs: r.counts.bugs, resolved: r.counts.resolved, chains_resolved: r.counts.chainsResolved },
@@ -168,6 +172,10 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "cost_per_chain_usd", value: (l) => num(l.row.cost_per_chain) },
   { label: "cost_per_solved_chain_usd", value: (l) => num(evaluated(l)?.cost_per_solved_chain) },
   { label: "peak_context_tokens", value: (l) => num(evaluated(l)?.peak_context_tokens) },
+  { label: "input_tokens_per_chain", value: (l) => num(evaluated(l)?.effort_per_chain?.input_tokens) },
+  { label: "output_tokens_per_chain", value: (l) => num(evaluated(l)?.effort_per_chain?.output_tokens) },
+  { label: "steps_per_chain", value: (l) => num(evaluated(l)?.effort_per_chain?.steps) },
+  { label: "wall_seconds_per_chain", value: (l) => num(evaluated(l)?.effort_per_chain?.wall_seconds) },
   { label: "finished_at", value: (l) => evaluated(l)?.finished_at },
   { label: "open_weights", value: (l) => bool(evaluated(l)?.open_weights) },
   { label: "open_scaffold", value: (l) => bool(evaluated(l)?.open_scaffold) },

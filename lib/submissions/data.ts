@@ -19,11 +19,11 @@ import { RUN_OF_FIELD } from "@/lib/submissions/request";
 import { ruleBreachesSchema, runManifestSchema, versionRulesSchema, type RuleBreach, type RunManifest, type TestEditPolicy } from "@/lib/schemas/manifest";
 import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetadata } from "@/lib/schemas/columns";
 import type { Chain } from "@/lib/schemas/dataset";
-import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
+import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, type PredictionLine, type PredictionMeta } from "@/lib/schemas/prediction";
 import { getChain } from "@/lib/dataset/data";
 import { shortcutHitsSchema, shortcutSummarySchema } from "@/evaluator/trajectory/shortcuts";
 import { trajectoryOutcomeSchema } from "@/lib/schemas/trajectory";
-import { checkTrajectories, type CheckedTrajectories, type TrajectoryArchive } from "@/lib/submissions/trajectories";
+import { checkTrajectories, type CheckedTrajectories, type TrajectoryArchive, type TrajectoryRow } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
 
 export { getSubmissionProgress, type ChainJobProgress, type SubmissionProgress } from "@/lib/submissions/progress";
@@ -114,15 +114,30 @@ function selectChains(chains: Chain[], ids: string[] | null | undefined, version
   return [...new Set(ids)];
 }
 
-function predictionRows(predictions: Predictions, chainIds: string[]) {
+/**
+ * What a bug's trajectory tells of its effort (SPEC §7 "Efficiency"): the
+ * agent's reported metrics, the outcome's wall time, and the steps its log
+ * declares (or its tool calls). A prediction line's own figures come first.
+ */
+function trajectoryMeta(t: TrajectoryRow | undefined): PredictionMeta {
+  if (!t) return {};
+  // the agent's own count of its turns, when it reported one, before the log's
+  return { ...(t.steps > 0 ? { turns: t.steps } : {}), ...(t.outcome ? { wall_seconds: t.outcome.wall_seconds } : {}), ...(t.outcome?.metrics ?? {}) };
+}
+
+function predictionRows(predictions: Predictions, chainIds: string[], trajectories: TrajectoryRow[]) {
+  const trajectoryOf = new Map(trajectories.map((t) => [`${t.continuousId}\u0000${t.order}`, t]));
   return chainIds.flatMap((chainId) =>
-    [...(predictions.byChain.get(chainId) ?? new Map<number, PredictionLine>())].map(([order, p]) => ({
-      continuousId: chainId,
-      swebenchInstanceId: p.swebench_instance_id,
-      order,
-      modelPatch: p.model_patch,
-      meta: columnJson(predictionMetaSchema, Object.fromEntries(META_FIELDS.flatMap((f) => (p[f] === undefined ? [] : [[f, p[f]]])))),
-    })),
+    [...(predictions.byChain.get(chainId) ?? new Map<number, PredictionLine>())].map(([order, p]) => {
+      const fromTrajectory = trajectoryMeta(trajectoryOf.get(`${chainId}\u0000${order}`));
+      return {
+        continuousId: chainId,
+        swebenchInstanceId: p.swebench_instance_id,
+        order,
+        modelPatch: p.model_patch,
+        meta: columnJson(predictionMetaSchema, Object.fromEntries(META_FIELDS.flatMap((f) => (p[f] ?? fromTrajectory[f]) === undefined ? [] : [[f, p[f] ?? fromTrajectory[f]]]))),
+      };
+    }),
   );
 }
 
@@ -138,8 +153,8 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
   if (typeof input.predictions !== "string") checkParsedPredictions(predictions, chains, input.datasetVersion);
   const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
   const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});
-  const rows = predictionRows(predictions, chainIds);
   const trajectories = input.trajectories ? checkTrajectories(input.trajectories.archive, chains, chainIds, input.datasetVersion) : null;
+  const rows = predictionRows(predictions, chainIds, trajectories?.rows ?? []);
   const systemId =
     input.systemId ??
     (await ensureSystem({

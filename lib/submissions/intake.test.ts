@@ -344,10 +344,10 @@ describe("receiveSubmission: trajectories", () => {
   const outcome = (order: number, more: Record<string, unknown> = {}) =>
     JSON.stringify({ continuous_id: "dateranges-chain-1", swebench_instance_id: `chainswe-demo__dateranges-${order}`, order, mode: "seq", timed_out: false, exit_code: 0, wall_seconds: 3.2, patch_empty: false, patch_source: "tree", metrics: { turns: 2 }, warnings: [], ...more });
   const call = (command: string, out = "") => `##[chainswe] $ ${command}\n${out}##[chainswe] exit 0 5ms\n`;
-  async function trajectoryUpload(blob: Blob, fields: Record<string, string> = {}): Promise<Request> {
+  async function trajectoryUpload(blob: Blob, fields: Record<string, string> = {}, predictions = lines(goldLines)): Promise<Request> {
     const form = new FormData();
     for (const [k, v] of Object.entries({ system: acmeSystem, dataset_version: "v1", mode: "seq", ...fields })) form.append(k, v);
-    form.append("predictions", new Blob([lines(goldLines)]), "preds.jsonl");
+    form.append("predictions", new Blob([predictions]), "preds.jsonl");
     form.append("trajectories", blob, "traj.tgz");
     return new Request("http://localhost/api/v1/submissions", { method: "POST", body: form });
   }
@@ -372,6 +372,23 @@ describe("receiveSubmission: trajectories", () => {
     expect(row.trajectories[0]!.log).toBe(log1);
     expect(JSON.parse(row.trajectories[0]!.shortcuts)).toEqual([{ kind: "future_history", call: 1, command: "git log --all --oneline", why: expect.stringContaining("--all") }]);
     expect(JSON.parse(row.trajectories[0]!.outcome!)).toMatchObject({ wall_seconds: 3.2, metrics: { turns: 2 } });
+  });
+
+  it("a bug's effort the prediction line does not report is taken from its trajectory: steps, wall time; the line's own figures come first", async () => {
+    // line 0 is dateranges-chain-1 #1: without its turns; the shipped lines carry no wall_seconds
+    const predictions = withLine(0, ({ turns: _turns, ...rest }) => rest);
+    const log = `##[chainswe] step One\n${call("ls")}##[chainswe] step Two\n##[chainswe] step Three\n`;
+    const blob = await archive({ "dateranges-chain-1/1.log": log, "dateranges-chain-1/1.json": outcome(1, { metrics: { turns: 9, input_tokens: 5 } }), "dateranges-chain-1/2.log": log });
+    const got = await intake.receiveSubmission(alice, await trajectoryUpload(blob, {}, predictions), { limits: LIMITS });
+    const meta = async (order: number) => JSON.parse((await t.db.prediction.findFirstOrThrow({ where: { submissionId: got.id, continuousId: "dateranges-chain-1", order }, select: { meta: true } })).meta);
+    const line = (order: number) => JSON.parse(goldLines.find((l) => JSON.parse(l).swebench_instance_id === `chainswe-demo__dateranges-${order}`)!);
+    // bug 1: the outcome's metrics fill the missing turns (its reported 9 before the log's 3 steps), its wall time is added; the line's tokens stay
+    expect(await meta(1)).toMatchObject({ turns: 9, wall_seconds: 3.2, input_tokens: line(1).input_tokens });
+    // bug 2: no outcome; the line's own turns stay
+    expect(await meta(2)).toEqual({ cost_usd: line(2).cost_usd, input_tokens: line(2).input_tokens, output_tokens: line(2).output_tokens, peak_context_tokens: line(2).peak_context_tokens, turns: line(2).turns });
+    // without turns in the line or an outcome, the log's declared steps count
+    const again = await intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/1.log": log }), {}, predictions), { limits: LIMITS });
+    expect(JSON.parse((await t.db.prediction.findFirstOrThrow({ where: { submissionId: again.id, continuousId: "dateranges-chain-1", order: 1 }, select: { meta: true } })).meta).turns).toBe(3);
   });
 
   it("a plain tar is read too, and trajectories are private unless the team says otherwise", async () => {

@@ -2,7 +2,7 @@
  * A submission's headline scores (per-bug and chain rates with their
  * intervals), computed with evaluator/scoring from its graded chains.
  */
-import { applyScoring, headlineRates, resolveBootstrap, type ChainOutcome, type Estimate } from "@/evaluator/scoring";
+import { applyScoring, headlineRates, NO_EFFORT, resolveBootstrap, type ChainOutcome, type Estimate } from "@/evaluator/scoring";
 import { db } from "@/lib/db";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 
@@ -45,6 +45,7 @@ export function scoreChains(mode: Mode, chains: ChainVerdicts[]): SubmissionScor
       graded: c.resolved.size,
       cost_usd: null,
       peak_context_tokens: null,
+      effort: NO_EFFORT,
     }));
   const headline = (strict: boolean): HeadlineScores => {
     const { per_bug, chain } = headlineRates(outcomes(strict), boot);

@@ -54,5 +54,6 @@ export function leaderboardRow(over: {
     verified: false,
     testEdits: { bugs: 0, flagged: false },
     shortcuts: [],
+    effortPerChain: null,
   };
 }

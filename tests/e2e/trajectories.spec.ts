@@ -22,7 +22,7 @@ const CHEATER_BUGS = readdirSync(CHEATER).reduce((n, chain) => n + readdirSync(j
 const board = (page: Page) => page.locator("table#leaderboard");
 const seqRow = (page: Page, system: string) => board(page).locator("tbody tr").filter({ has: page.getByRole("link", { name: system, exact: true }) }).filter({ hasText: "Seq" });
 
-test("the shortcut scan flags demo-cheater's row, its submission and each bug; the API and CSV say the same", async ({ page, request }) => {
+test("the shortcut scan flags demo-cheater's row, its submission and each bug; the API and CSV say the same, with effort per chain", async ({ page, request }) => {
   await page.goto("/?mode=seq");
   const badge = seqRow(page, "demo-cheater").locator(".badge.lb-shortcuts");
   await expect(badge).toHaveText(`shortcut flags (${2 * CHEATER_BUGS})`);
@@ -42,6 +42,20 @@ test("the shortcut scan flags demo-cheater's row, its submission and each bug; t
   const column = csv[0]!.split(",").indexOf("shortcut_flags");
   expect(column).toBeGreaterThan(0);
   expect(csv.find((l) => l.includes(",demo-breaker,"))!.split(",")[column]).toBe("run 1: network (1 bugs)");
+
+  // effort per chain: tokens and steps from the prediction lines; wall time only where a trajectory's outcome gave it
+  const effort = (await (await request.get("/api/v1/leaderboard?version=demo&mode=seq")).json()) as {
+    rows: { system: string; effort_per_chain: { input_tokens: number | null; output_tokens: number | null; steps: number | null; wall_seconds: number | null } }[];
+  };
+  const of = (system: string) => effort.rows.find((r) => r.system === system)!.effort_per_chain;
+  expect(of("demo-gold").input_tokens).toBeGreaterThan(0);
+  expect(of("demo-gold").steps).toBeGreaterThan(0);
+  expect(of("demo-gold").wall_seconds).toBeNull();
+  expect(of("demo-cheater").wall_seconds).toBeGreaterThan(0);
+  const head = csv[0]!.split(",");
+  const cheater = csv.find((l) => l.includes(",demo-cheater,"))!.split(",");
+  expect(Number(cheater[head.indexOf("wall_seconds_per_chain")])).toBeCloseTo(of("demo-cheater").wall_seconds!, 3);
+  expect(Number(cheater[head.indexOf("steps_per_chain")])).toBeCloseTo(of("demo-cheater").steps!, 3);
 
   await seqRow(page, "demo-cheater").getByRole("link", { name: "demo-cheater", exact: true }).click();
   const section = page.getByRole("region", { name: "Trajectories" });
