@@ -13,7 +13,7 @@ import { modeSchema } from "@/lib/schemas/prediction";
 import { importDataset, setVersionRules } from "@/lib/dataset/data";
 import { checkManifest, type RuleBreach, type RunManifest, type VersionRules } from "@/lib/schemas/manifest";
 import { addTrajectories, createSubmission } from "@/lib/submissions/data";
-import { storable, TRAJECTORY_ENTRY, type TrajectoryArchive, type TrajectoryFile } from "@/lib/submissions/trajectories";
+import { readTrajectories, storable, TRAJECTORY_ENTRY, type TrajectoryArchive, type TrajectoryFile } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
 
 export const DEMO_VERSION = "demo";
@@ -159,10 +159,10 @@ export async function seedDemo(datasetPath: string, files: DemoPredictionFile[])
       select: { id: true },
     });
     // shipped trajectories are public: they are the demo's own
-    const trajectories = f.trajectories ? { archive: await trajectoryArchiveFromDir(f.trajectories), public: true } : null;
+    const trajectories = f.trajectories ? { check: readTrajectories(await trajectoryArchiveFromDir(f.trajectories)), public: true } : null;
     if (already) {
       // a database seeded before the demo shipped trajectories gets them now
-      if (trajectories) await addTrajectories(already.id, trajectories.archive, trajectories.public);
+      if (trajectories) await addTrajectories(already.id, trajectories.check, trajectories.public);
       continue;
     }
     const { id } = await createSubmission({ systemId, datasetVersion: DEMO_VERSION, mode, predictions: f.path, metadata: { source: "demo/predictions" }, ...manifestFields(f.system, mode), trajectories });

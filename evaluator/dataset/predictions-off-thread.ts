@@ -1,9 +1,11 @@
 /**
- * loadPredictions on a worker thread: checking an upload is
- * CPU-bound (JSON.parse of lines or of a whole array, the schema, the diffs),
- * and on the request thread one hostile 100 MB file stalled every other
- * request for the whole check. The thread's heap is capped, so a file built to
- * blow up when parsed is refused (FieldError) instead of taking the site's memory.
+ * Upload checks on a worker thread (upload-thread.mjs): loadPredictions, and
+ * the trajectories archive's reading and scan (runOffThread). Checking an
+ * upload is CPU-bound (JSON.parse of lines or of a whole array, the schema,
+ * the diffs; every log's timeline and shortcut scan), and on the request
+ * thread one hostile 100 MB file stalled every other request for the whole
+ * check. The thread's heap is capped, so a file built to blow up when parsed
+ * is refused (FieldError) instead of taking the site's memory.
  */
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -15,29 +17,32 @@ import type { PredictionLimits, Predictions } from "./predictions";
 export const CHECK_HEAP_MB = 1024;
 
 type Reply = { id: number } & (
-  | { ok: true; predictions: Predictions }
+  | { ok: true; value: unknown }
   | { ok: false; kind: "input"; source: string; issues: InputIssue[] }
+  | { ok: false; kind: "field"; field: string; message: string }
   | { ok: false; kind: "limit"; message: string; status: 413 | 429; field?: string }
   | { ok: false; kind: "other"; message: string }
 );
 
 // the server bundle has no stable import.meta.url; the site runs from the repository root (deploy/Dockerfile, scripts/demo.sh)
 // (turbopackIgnore: the bundler must not try to bundle the thread's entry; it runs from source through tsx)
-const entry = () => join(/*turbopackIgnore: true*/ process.cwd(), "evaluator", "dataset", "predictions-thread.mjs");
+const entry = () => join(/*turbopackIgnore: true*/ process.cwd(), "evaluator", "dataset", "upload-thread.mjs");
 
-function fromReply(reply: Reply): Predictions {
-  if (reply.ok) return reply.predictions;
+function fromReply(reply: Reply): unknown {
+  if (reply.ok) return reply.value;
   switch (reply.kind) {
     case "input":
       throw new InputError(reply.source, reply.issues);
+    case "field":
+      throw new FieldError(reply.field, reply.message);
     case "limit":
       throw new LimitError(reply.message, reply.status, reply.field);
     case "other":
-      throw new Error(`checking the predictions failed: ${reply.message}`);
+      throw new Error(`checking the upload failed: ${reply.message}`);
   }
 }
 
-type Pending = { resolve: (p: Predictions) => void; reject: (e: unknown) => void };
+type Pending = { resolve: (value: unknown) => void; reject: (e: unknown) => void; field: string };
 
 /**
  * One checking thread per heap size, started on first use and kept (starting
@@ -51,13 +56,14 @@ class CheckingThread {
   private nextId = 1;
   constructor(private readonly heapMb: number) {}
 
-  check(path: string, chains: Chain[], limits: PredictionLimits): Promise<Predictions> {
+  /** `field`: the upload's part a check that runs out of memory is blamed on */
+  run(task: UploadTask, args: unknown, field: string): Promise<unknown> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
-    return new Promise<Predictions>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, field });
       worker.ref(); // a check in flight keeps the process alive
-      worker.postMessage({ id, path, chains, limits });
+      worker.postMessage({ id, task, args });
     });
   }
 
@@ -79,7 +85,8 @@ class CheckingThread {
       if (this.worker === worker) this.worker = null;
       const oom = (e as { code?: string } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY";
       for (const p of this.pending.values()) {
-        p.reject(oom ? new FieldError("predictions", `too costly to check (over ${this.heapMb} MB of memory): send JSON Lines, one prediction per line`) : e);
+        const hint = p.field === "predictions" ? ": send JSON Lines, one prediction per line" : "";
+        p.reject(oom ? new FieldError(p.field, `too costly to check (over ${this.heapMb} MB of memory)${hint}`) : e);
       }
       this.pending.clear();
     };
@@ -92,9 +99,17 @@ class CheckingThread {
 
 const threads = new Map<number, CheckingThread>();
 
-/** As loadPredictions, run on a worker thread with a capped heap; the caller's thread stays free for other requests. */
-export function loadPredictionsOffThread(path: string, chains: Chain[], limits: PredictionLimits = {}, heapMb = CHECK_HEAP_MB): Promise<Predictions> {
+/** The checks the thread runs (upload-thread.mjs TASKS). */
+export type UploadTask = "predictions" | "trajectories";
+
+/** Runs one of the thread's checks with its arguments (structured-cloned); the caller's thread stays free for other requests. */
+export function runOffThread(task: UploadTask, args: unknown, field: string, heapMb = CHECK_HEAP_MB): Promise<unknown> {
   let thread = threads.get(heapMb);
   if (!thread) threads.set(heapMb, (thread = new CheckingThread(heapMb)));
-  return thread.check(path, chains, limits);
+  return thread.run(task, args, field);
+}
+
+/** As loadPredictions, run on a worker thread with a capped heap. */
+export async function loadPredictionsOffThread(path: string, chains: Chain[], limits: PredictionLimits = {}, heapMb = CHECK_HEAP_MB): Promise<Predictions> {
+  return (await runOffThread("predictions", { path, chains, limits }, "predictions", heapMb)) as Predictions;
 }

@@ -29,33 +29,93 @@ export const shortcutHitSchema = z.object({
 export type ShortcutHit = z.infer<typeof shortcutHitSchema>;
 export const shortcutHitsSchema = z.array(shortcutHitSchema);
 
-/** `unless`: a command that also matches it is left alone (e.g. an offline install) */
-type Rule = { kind: ShortcutKind; why: string; command?: RegExp; unless?: RegExp; output?: RegExp };
+/**
+ * The scan reads an upload, which its team wrote: every rule is linear in the
+ * command's length (words and fixed texts, no pattern that backtracks over a
+ * long line), so no log can stall the site.
+ */
+type Rule = { kind: ShortcutKind; why: string; test: (call: ScannedCall) => boolean };
 
-/** a git subcommand, allowing options such as `-C dir` or `--no-pager` before it */
-const git = (sub: string) => new RegExp(`\\bgit(?:\\s+(?:-C\\s+\\S+|-c\\s+\\S+|--\\S+))*\\s+(?:${sub})\\b`);
+/**
+ * What the rules read of a call: its command's first SCANNED_COMMAND
+ * characters (a shortcut fits in far fewer; a forged megabyte command costs
+ * no more), split into simple commands and words, its git invocations, and
+ * its outputs' first SCANNED_OUTPUT characters each (the harness logs 64 KB).
+ */
+type ScannedCall = { command: string; segments: string[][]; git: string[][]; outputs: string[] };
+const SCANNED_COMMAND = 8 * 1024;
+const SCANNED_OUTPUT = 64 * 1024;
+
+/** The command's simple commands (split at newlines, `;`, `|`, `&`), each as words. */
+function segmentsOf(command: string): string[][] {
+  return command.split(/[\n;|&]/).map((s) => s.split(/[\s()`]+/).filter(Boolean));
+}
+
+/** A word naming a program, by its last path component (`/usr/bin/git` is git). */
+const program = (word: string) => word.slice(word.lastIndexOf("/") + 1);
+
+/** Each git invocation of a command as [subcommand, …its arguments], after git's own options (`-C dir`, `-c k=v`, `--no-pager`). */
+function gitCalls(segments: string[][]): string[][] {
+  const calls: string[][] = [];
+  for (const words of segments) {
+    for (let i = 0; i < words.length; i++) {
+      if (program(words[i]!) !== "git") continue;
+      let j = i + 1;
+      while (j < words.length && words[j]!.startsWith("-")) j += words[j] === "-C" || words[j] === "-c" ? 2 : 1;
+      if (j < words.length) calls.push(words.slice(j));
+      break;
+    }
+  }
+  return calls;
+}
+
+const EVERY_REF = new Set(["--all", "--branches", "--remotes", "--reflog", "--glob"]);
+const REF_WALKERS = new Set(["log", "rev-list", "show-branch", "shortlog", "for-each-ref", "branch", "describe", "name-rev", "whatchanged"]);
+const UNREACHABLE = new Set(["--lost-found", "--unreachable", "--dangling", "--batch-all-objects"]);
+const FETCHERS = new Set(["fetch", "pull", "clone", "ls-remote"]);
+const NETWORK_CLIENTS = new Set(["curl", "wget", "nc", "ncat", "netcat", "telnet", "ssh", "scp", "sftp", "ftp", "rsync"]);
+const flag = (word: string) => word.split("=")[0]!;
+
+/** `pip install x`, `python -m pip download x`, `uv pip install`, `npm i`, `apt-get update`…; an offline install (`--no-index`, `--offline`, `pip install -e .`) is not */
+function installs(words: string[]): boolean {
+  if (words.includes("--no-index") || words.includes("--offline")) return false;
+  for (let i = 0; i < words.length - 1; i++) {
+    const p = program(words[i]!);
+    const next = words[i + 1]!;
+    if (/^pip[0-9.]*$/.test(p) && (next === "install" || next === "download")) return !(next === "install" && ["-e", "--editable"].includes(words[i + 2] ?? "") && words[i + 3] === ".");
+    if (["poetry", "conda"].includes(p) && ["install", "add"].includes(next)) return true;
+    if (["npm", "yarn", "pnpm"].includes(p) && ["install", "i", "add"].includes(next)) return true;
+    if (["apt", "apt-get"].includes(p) && ["install", "update"].includes(next)) return true;
+  }
+  return false;
+}
 
 const RULES: Rule[] = [
   {
     kind: "future_history",
     why: "walks every ref (--all, --branches, --remotes, --reflog, --glob)",
-    command: new RegExp(`(?:${git("log|rev-list|show-branch|shortlog|for-each-ref|branch|describe|name-rev|whatchanged").source}|\\bgitk)[^\\n;|&]*\\s--(?:all|branches|remotes|reflog|glob)\\b`),
+    test: (c) =>
+      c.git.some(([sub, ...rest]) => REF_WALKERS.has(sub!) && rest.some((w) => EVERY_REF.has(flag(w)))) ||
+      c.segments.some((words) => words.some((w, i) => program(w) === "gitk" && words.slice(i + 1).some((x) => EVERY_REF.has(flag(x))))),
   },
-  { kind: "future_history", why: "reads the reflog", command: git("reflog") },
-  { kind: "future_history", why: "reads a ref's earlier positions (@{…})", command: /\bgit\b[^\n;|&]*@\{/ },
-  { kind: "future_history", why: "looks for unreachable or dangling objects", command: /\bgit\b[^\n;|&]*(?:--lost-found|--unreachable|--dangling|--batch-all-objects)\b/ },
-  { kind: "future_history", why: "fetches history from elsewhere", command: git("fetch|pull|clone|ls-remote|remote\\s+(?:add|update|set-url)") },
-  { kind: "future_history", why: "reads git's ref logs or fetched refs directly", command: /\.git\/(?:logs|packed-refs|refs\/remotes|ORIG_HEAD|FETCH_HEAD)\b/ },
-  { kind: "test_lists", why: "names the dataset's test lists", command: /\b(?:FAIL_TO_PASS|PASS_TO_PASS)\b/i },
-  { kind: "network", why: "runs a network client", command: /(?:^|[\s;|&(`])(?:curl|wget|nc|ncat|netcat|telnet|ssh|scp|sftp|ftp|rsync)(?=\s|$)/m },
+  { kind: "future_history", why: "reads the reflog", test: (c) => c.git.some(([sub]) => sub === "reflog") },
+  { kind: "future_history", why: "reads a ref's earlier positions (@{…})", test: (c) => c.git.some((args) => args.some((w) => w.includes("@{"))) },
+  { kind: "future_history", why: "looks for unreachable or dangling objects", test: (c) => c.git.some((args) => args.some((w) => UNREACHABLE.has(w))) },
+  {
+    kind: "future_history",
+    why: "fetches history from elsewhere",
+    test: (c) => c.git.some(([sub, next]) => FETCHERS.has(sub!) || (sub === "remote" && ["add", "update", "set-url"].includes(next ?? ""))),
+  },
+  { kind: "future_history", why: "reads git's ref logs or fetched refs directly", test: (c) => /\.git\/(?:logs|packed-refs|refs\/remotes|ORIG_HEAD|FETCH_HEAD)\b/.test(c.command) },
+  { kind: "test_lists", why: "names the dataset's test lists", test: (c) => /\b(?:FAIL_TO_PASS|PASS_TO_PASS)\b/i.test(c.command) },
+  { kind: "network", why: "runs a network client", test: (c) => c.segments.some((words) => words.some((w) => NETWORK_CLIENTS.has(program(w)))) },
+  { kind: "network", why: "installs or downloads packages", test: (c) => c.segments.some(installs) },
+  { kind: "network", why: "names a URL", test: (c) => /\b(?:https?|ftp):\/\//.test(c.command) },
   {
     kind: "network",
-    why: "installs or downloads packages",
-    unless: /--no-index\b|--offline\b|\bpip3?\s+install\s+(?:-e|--editable)\s+\.(?:\s|$)/,
-    command: /\b(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|poetry|conda)\s+(?:install|download|add)\b|\b(?:npm|yarn|pnpm)\s+(?:install|i|add)\b|\bapt(?:-get)?\s+(?:install|update)\b/,
+    why: "its output shows a failed network lookup or connection",
+    test: (c) => c.outputs.some((t) => /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|No route to host|Failed to establish a new connection|getaddrinfo failed/.test(t)),
   },
-  { kind: "network", why: "names a URL", command: /\b(?:https?|ftp):\/\// },
-  { kind: "network", why: "its output shows a failed network lookup or connection", output: /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|No route to host|Failed to establish a new connection|getaddrinfo failed/ },
 ];
 
 /**
@@ -93,13 +153,14 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** The hits of one call; at most one per kind (the first rule of the kind that matched). */
 function callHits(call: ToolCall, hidden: { id: string; name: RegExp | null }[]): ShortcutHit[] {
   const hits = new Map<ShortcutKind, string>();
+  const command = call.command.slice(0, SCANNED_COMMAND);
+  const segments = segmentsOf(command);
+  const scanned: ScannedCall = { command, segments, git: gitCalls(segments), outputs: [call.stdout.slice(0, SCANNED_OUTPUT), call.stderr.slice(0, SCANNED_OUTPUT)] };
   for (const rule of RULES) {
-    if (hits.has(rule.kind)) continue;
-    if (rule.unless?.test(call.command)) continue;
-    if ((rule.command && rule.command.test(call.command)) || (rule.output && (rule.output.test(call.stdout) || rule.output.test(call.stderr)))) hits.set(rule.kind, rule.why);
+    if (!hits.has(rule.kind) && rule.test(scanned)) hits.set(rule.kind, rule.why);
   }
   if (!hits.has("test_lists")) {
-    const named = hidden.find((h) => call.command.includes(h.id) || h.name?.test(call.command));
+    const named = hidden.find((h) => command.includes(h.id) || h.name?.test(command));
     if (named) hits.set("test_lists", `names the hidden test ${named.id}, which the bug's test patch adds`);
   }
   return [...hits].map(([kind, why]) => ({ kind, call: call.index, command: shortened(call.command), why }));

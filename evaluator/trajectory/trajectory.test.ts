@@ -99,6 +99,11 @@ describe("scanShortcuts", () => {
     expect(kindsOf("pytest -q tests/test_p.py", "", "", hidden)).toEqual([]);
   });
 
+  it("reads a command's first 8 KB only: a forged megabyte command costs no more to scan", () => {
+    expect(kindsOf(`${"x".repeat(9000)}; git reflog`)).toEqual([]);
+    expect(kindsOf(`${"x".repeat(8000)}; git reflog`)).toEqual(["future_history"]);
+  });
+
   it("gives one hit per kind per call, naming the call", () => {
     const t = parseTimeline(block("ls") + block("git log --all; git reflog; curl http://x") + block("git fetch"));
     const hits = scanShortcuts(t);

@@ -23,7 +23,7 @@ import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, typ
 import { getChain } from "@/lib/dataset/data";
 import { shortcutHitsSchema, shortcutSummarySchema } from "@/evaluator/trajectory/shortcuts";
 import { trajectoryOutcomeSchema } from "@/lib/schemas/trajectory";
-import { checkTrajectories, type CheckedTrajectories, type TrajectoryArchive, type TrajectoryRow } from "@/lib/submissions/trajectories";
+import type { CheckedTrajectories, TrajectoryCheck, TrajectoryRow } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
 
 export { getSubmissionProgress, type ChainJobProgress, type SubmissionProgress } from "@/lib/submissions/progress";
@@ -69,8 +69,8 @@ export type NewSubmission = {
   /** the run manifest (how the predictions were produced), and the version's rules it broke that only flag */
   manifest?: RunManifest | null;
   ruleBreaches?: RuleBreach[];
-  /** per-bug trajectories (SPEC §7), read by readTrajectoryArchive; `public`: the team shows them once the submission is published */
-  trajectories?: { archive: TrajectoryArchive; public: boolean } | null;
+  /** per-bug trajectories (SPEC §7) and how they are checked against the chains; `public`: the team shows them once the submission is published */
+  trajectories?: { check: TrajectoryCheck; public: boolean } | null;
   /**
    * Runs first inside the storing transaction and may throw to refuse (the daily
    * quota): a check there cannot be raced by another upload of the same team.
@@ -153,7 +153,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
   if (typeof input.predictions !== "string") checkParsedPredictions(predictions, chains, input.datasetVersion);
   const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
   const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});
-  const trajectories = input.trajectories ? checkTrajectories(input.trajectories.archive, chains, chainIds, input.datasetVersion) : null;
+  const trajectories = input.trajectories ? await input.trajectories.check(chains, chainIds, input.datasetVersion) : null;
   const rows = predictionRows(predictions, chainIds, trajectories?.rows ?? []);
   const systemId =
     input.systemId ??
@@ -212,11 +212,11 @@ async function storeTrajectories(tx: Tx, submissionId: string, t: CheckedTraject
  * database seeded before the demo shipped any): checked as an upload's are;
  * false when it has some already.
  */
-export async function addTrajectories(submissionId: string, archive: TrajectoryArchive, shown: boolean): Promise<boolean> {
+export async function addTrajectories(submissionId: string, check: TrajectoryCheck, shown: boolean): Promise<boolean> {
   const sub = await db.submission.findUniqueOrThrow({ where: { id: submissionId }, select: { datasetVersion: { select: { version: true } }, jobs: { select: { continuousId: true } }, _count: { select: { trajectories: true } } } });
   if (sub._count.trajectories > 0) return false;
   const { chains } = await versionChains(sub.datasetVersion.version);
-  const checked = checkTrajectories(archive, chains, sub.jobs.map((j) => j.continuousId), sub.datasetVersion.version);
+  const checked = await check(chains, sub.jobs.map((j) => j.continuousId), sub.datasetVersion.version);
   await db.$transaction(async (tx) => {
     await storeTrajectories(tx, submissionId, checked);
     await tx.submission.update({ where: { id: submissionId }, data: { trajectoriesPublic: shown } });

@@ -29,7 +29,7 @@ import { checkManifest, versionRulesSchema, type RuleBreach } from "@/lib/schema
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { createSubmission, nextRunNumber, SubmissionError } from "@/lib/submissions/data";
 import { readMultipart } from "@/lib/submissions/multipart";
-import { readTrajectoryArchive } from "@/lib/submissions/trajectories";
+import { uploadedTrajectories } from "@/lib/submissions/trajectories";
 import { quotaError, quotaUse, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
 import { parseFields, PREDICTIONS_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
 import { systemsForTeams, type SystemChoice } from "@/lib/teams/systems";
@@ -139,7 +139,6 @@ export async function receiveSubmission(
     const request = parseFields(fields);
     if (!file) throw new FieldError(PREDICTIONS_FIELD, "required: a predictions JSONL file");
     await refuseArchive(file);
-    const archive = trajectories ? await readTrajectoryArchive(trajectories.path, trajectories.name, limits.maxTrajectoriesBytes) : null;
     const system = await ownSystem(viewer, request.system);
     const flagged = await checkDatasetVersion(request);
     const now = opts.now ?? new Date();
@@ -174,7 +173,8 @@ export async function receiveSubmission(
       runOf: request.run_of ?? null,
       manifest: request.manifest ?? null,
       ruleBreaches: flagged,
-      trajectories: archive ? { archive, public: request.trajectories_public ?? false } : null,
+      // read and scanned off the request thread, as the predictions are
+      trajectories: trajectories ? { check: uploadedTrajectories(trajectories, limits.maxTrajectoriesBytes), public: request.trajectories_public ?? false } : null,
     }).catch(async (e: unknown) => {
       if (e instanceof InputError || e instanceof SubmissionError || e instanceof FieldError || (e instanceof LimitError && e.status === 413)) {
         await recordRefusedUpload(viewer.id, now);

@@ -16,6 +16,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import { formatBytes } from "@/lib/format";
+import { runOffThread } from "@/evaluator/dataset/predictions-off-thread";
 import { pathSegment } from "@/evaluator/trajectory/layout";
 import { hiddenTestNames, scanShortcuts, shortcutSummary, type ShortcutHit, type ShortcutSummary } from "@/evaluator/trajectory/shortcuts";
 import { parseTimeline, stepCount } from "@/evaluator/trajectory/timeline";
@@ -158,6 +159,25 @@ export function checkTrajectories(archive: TrajectoryArchive, chains: Chain[], c
   rows.sort((a, b) => a.continuousId.localeCompare(b.continuousId) || a.order - b.order);
   return { rows, summary: shortcutSummary(rows.map((r) => r.shortcuts)), warnings };
 }
+
+/** How a submission's trajectories are checked against its chains: an upload's off the request thread, the demo's in process. */
+export type TrajectoryCheck = (chains: Chain[], chainIds: string[], version: string) => Promise<CheckedTrajectories>;
+
+/**
+ * An uploaded archive, read and checked on the upload-checking thread
+ * (runOffThread): a hostile archive (a million tiny calls, megabyte-long
+ * commands) costs that thread, never the requests of others.
+ */
+export const uploadedTrajectories =
+  (file: { path: string; name: string }, maxBytes: number): TrajectoryCheck =>
+  async (chains, chainIds, version) =>
+    (await runOffThread("trajectories", { path: file.path, name: file.name, maxBytes, chains, chainIds, version }, TRAJECTORIES_FIELD)) as CheckedTrajectories;
+
+/** An archive already read (the demo's shipped trajectories), checked in process. */
+export const readTrajectories =
+  (archive: TrajectoryArchive): TrajectoryCheck =>
+  async (chains, chainIds, version) =>
+    checkTrajectories(archive, chains, chainIds, version);
 
 function parseOutcome(file: TrajectoryFile, chain: Chain, order: number): TrajectoryOutcome {
   let json: unknown;

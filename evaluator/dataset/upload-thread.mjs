@@ -1,0 +1,31 @@
+// The worker thread that checks uploads (evaluator/dataset/predictions-off-thread.ts):
+// plain JS so it starts in any runtime, then tsx for the TypeScript it runs. One
+// check at a time; each request carries an id its reply echoes, and names its task:
+// "predictions" (loadPredictions) or "trajectories" (a trajectories archive read
+// and checked, lib/submissions/trajectories.ts).
+import { parentPort } from "node:worker_threads";
+import { register } from "tsx/esm/api";
+import { fileURLToPath } from "node:url";
+
+const root = new URL("../../", import.meta.url);
+register({ tsconfig: fileURLToPath(new URL("tsconfig.json", root)) });
+const { loadPredictions } = await import(new URL("evaluator/dataset/predictions.ts", root).href);
+const { readTrajectoryArchive, checkTrajectories } = await import(new URL("lib/submissions/trajectories.ts", root).href);
+const { FieldError, InputError, LimitError } = await import(new URL("lib/errors.ts", root).href);
+
+const TASKS = {
+  predictions: ({ path, chains, limits }) => loadPredictions(path, chains, limits),
+  trajectories: async ({ path, name, maxBytes, chains, chainIds, version }) => checkTrajectories(await readTrajectoryArchive(path, name, maxBytes), chains, chainIds, version),
+};
+
+parentPort.on("message", async ({ id, task, args }) => {
+  try {
+    parentPort.postMessage({ id, ok: true, value: await TASKS[task](args) });
+  } catch (e) {
+    if (e instanceof InputError) parentPort.postMessage({ id, ok: false, kind: "input", source: e.source, issues: e.issues });
+    else if (e instanceof LimitError) parentPort.postMessage({ id, ok: false, kind: "limit", message: e.message, status: e.status, field: e.field });
+    else if (e instanceof FieldError) parentPort.postMessage({ id, ok: false, kind: "field", field: e.field, message: e.message.slice(e.field.length + 2) });
+    else parentPort.postMessage({ id, ok: false, kind: "other", message: e instanceof Error ? e.message : String(e) });
+  }
+});
+parentPort.postMessage({ ready: true });
