@@ -63,7 +63,7 @@ function Trajectory({ view }: { view: TrajectoryView }) {
       <FactList
         facts={[
           ["Steps", String(view.steps)],
-          ["Tool calls", String(view.timeline.calls.length)],
+          ["Tool calls", String(view.calls)],
           ...(o
             ? ([
                 ["Wall time", `${o.wall_seconds.toFixed(1)} s`],
@@ -92,6 +92,14 @@ function Trajectory({ view }: { view: TrajectoryView }) {
           </ul>
         </div>
       )}
+      <p className="muted">
+        {view.shown < view.items && (
+          <span data-testid="timeline-truncated">
+            Showing the first {view.shown} of {view.items} items.{" "}
+          </span>
+        )}
+        The log as uploaded: <a href={view.rawUrl}>raw</a> · <a href={`${view.rawUrl}?download=1`}>download</a>
+      </p>
       <TrajectoryTimeline timeline={view.timeline} shortcuts={view.shortcuts} />
     </>
   );

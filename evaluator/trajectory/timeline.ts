@@ -119,3 +119,23 @@ export function parseTimeline(log: string): Timeline {
 export function stepCount(t: Timeline): number {
   return t.declaredSteps > 0 ? t.declaredSteps : t.calls.length;
 }
+
+/** How many items (text blocks and tool calls) a timeline has. */
+export const itemCount = (t: Timeline): number => t.steps.reduce((n, s) => n + s.items.length, 0);
+
+/**
+ * The timeline's first `max` items, steps cut where the items end: what a
+ * page shows of a long (or forged) log; the raw log has the rest.
+ */
+export function firstItems(t: Timeline, max: number): Timeline {
+  if (itemCount(t) <= max) return t;
+  const steps: Step[] = [];
+  let left = max;
+  for (const s of t.steps) {
+    if (left <= 0) break;
+    steps.push({ ...s, items: s.items.slice(0, left) });
+    left -= s.items.length;
+  }
+  const calls = steps.flatMap((s) => s.items.filter((i): i is ToolCall => i.kind === "call"));
+  return { steps, calls, declaredSteps: steps.filter((s) => s.title !== null).length };
+}

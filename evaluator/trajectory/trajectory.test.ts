@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hiddenTestNames, scanShortcuts, shortcutSummary } from "./shortcuts";
-import { parseTimeline, stepCount, type ToolCall } from "./timeline";
+import { firstItems, itemCount, parseTimeline, stepCount, type ToolCall } from "./timeline";
 
 /** A call block as the rollout's exec wrapper appends it (docs/ROLLOUT.md "Trajectory log"). */
 function block(command: string, stdout = "", stderr = "", exit = "0 12ms"): string {
@@ -50,6 +50,20 @@ describe("parseTimeline", () => {
     expect(t.calls).toHaveLength(1);
     expect(t.calls[0]).toMatchObject({ command: "cat log", stdout: "##[chainswe] step not a step\nmore", exitCode: null, ms: null });
     expect(t.declaredSteps).toBe(0);
+  });
+});
+
+describe("firstItems", () => {
+  it("keeps the first items across steps and cuts the step where they end", () => {
+    const t = parseTimeline(`##[chainswe] step A\nsaid\n${block("ls")}##[chainswe] step B\n${block("pwd")}${block("id")}##[chainswe] step C\n${block("date")}`);
+    expect(itemCount(t)).toBe(5);
+    const cut = firstItems(t, 3);
+    expect(cut.steps.map((s) => [s.title, s.items.map((i) => (i.kind === "call" ? i.command : i.text))])).toEqual([
+      ["A", ["said", "ls"]],
+      ["B", ["pwd"]],
+    ]);
+    expect([cut.calls.map((c) => c.index), cut.declaredSteps, itemCount(cut)]).toEqual([[1, 2], 2, 3]);
+    expect(firstItems(t, 5)).toBe(t);
   });
 });
 

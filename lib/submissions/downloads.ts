@@ -4,7 +4,7 @@
  * team's patches: the team and reviewers only, even once public).
  */
 import { resultLine } from "@/evaluator/replay/output";
-import type { Viewer } from "@/lib/authz";
+import { canReadTrajectories, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { parseColumn } from "@/lib/schemas/columns";
@@ -29,6 +29,18 @@ export async function bugLog(viewer: Viewer | null, id: string, continuousId: st
     : null;
   if (!row) throw new NotFoundError(`log of bug ${order} of ${continuousId}`);
   return { filename: `${fileSafe(id)}-${fileSafe(continuousId)}-${order}.log`, text: row.log };
+}
+
+/** One bug's trajectory log as uploaded, for whoever may read the submission's trajectories (canReadTrajectories). */
+export async function bugTrajectoryLog(viewer: Viewer | null, id: string, continuousId: string, order: number): Promise<{ filename: string; text: string }> {
+  const access = await readableSubmission(viewer, id);
+  const row = Number.isInteger(order)
+    ? await db.trajectory.findUnique({ where: { submissionId_continuousId_order: { submissionId: id, continuousId, order } }, select: { log: true, submission: { select: { trajectoriesPublic: true } } } })
+    : null;
+  if (!row || !canReadTrajectories(viewer, { teamId: access.teamId, visibility: access.visibility, trajectoriesPublic: row.submission.trajectoriesPublic })) {
+    throw new NotFoundError(`trajectory of bug ${order} of ${continuousId}`);
+  }
+  return { filename: `${fileSafe(id)}-${fileSafe(continuousId)}-${order}.trajectory.log`, text: row.log };
 }
 
 /** The team's predictions as a predictions JSONL file (SPEC §2): the team and reviewers only. */

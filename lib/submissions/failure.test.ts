@@ -190,6 +190,20 @@ describe("getFailurePage: the trajectory and the start state", () => {
     expect((await failure.getFailurePage(null, seqId, CHAIN, 3)).trajectory).toEqual({ state: "none" });
   });
 
+  it("the raw log goes to whoever may read the timeline; a long log's page shows its first items and says so", async () => {
+    const { bugTrajectoryLog } = await import("@/lib/submissions/downloads");
+    await withTrajectory(false);
+    expect(await bugTrajectoryLog(member, seqId, CHAIN, 2)).toEqual({ filename: `${seqId}-${CHAIN}-2.trajectory.log`, text: LOG2 });
+    await expect(bugTrajectoryLog(null, seqId, CHAIN, 2)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bugTrajectoryLog(member, seqId, CHAIN, 3)).rejects.toBeInstanceOf(NotFoundError);
+    const { MAX_TIMELINE_ITEMS } = await import("@/lib/submissions/trajectory-view");
+    const long = "##[chainswe] $ ls\n##[chainswe] exit 0 1ms\n".repeat(MAX_TIMELINE_ITEMS + 7);
+    await t.db.trajectory.update({ where: { submissionId_continuousId_order: { submissionId: seqId, continuousId: CHAIN, order: 2 } }, data: { log: long, calls: MAX_TIMELINE_ITEMS + 7 } });
+    const page = await failure.getFailurePage(member, seqId, CHAIN, 2);
+    expect(page.trajectory).toMatchObject({ state: "visible", shown: MAX_TIMELINE_ITEMS, items: MAX_TIMELINE_ITEMS + 7, calls: MAX_TIMELINE_ITEMS + 7, rawUrl: `/api/v1/submissions/${seqId}/trajectories/${CHAIN}/2` });
+    expect(page.trajectory.state === "visible" && page.trajectory.timeline.calls).toHaveLength(MAX_TIMELINE_ITEMS);
+  });
+
   it("in Seq, names each earlier bug's patch and whether it is in the start state; in Oracle, none", async () => {
     await t.db.bugResult.updateMany({ where: { submissionId: seqId, continuousId: CHAIN, order: 2 }, data: { patchApplied: false, applyMethod: null } });
     const page = await failure.getFailurePage(member, seqId, CHAIN, 3);

@@ -8,7 +8,7 @@
 import { canReadTrajectories, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { shortcutHitsSchema, type ShortcutHit, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
-import { parseTimeline, type Timeline } from "@/evaluator/trajectory/timeline";
+import { firstItems, itemCount, parseTimeline, type Timeline } from "@/evaluator/trajectory/timeline";
 import { parseColumn, type Visibility } from "@/lib/schemas/columns";
 import type { Mode } from "@/lib/schemas/prediction";
 import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/lib/schemas/trajectory";
@@ -19,7 +19,23 @@ export type TrajectoryView =
   | { state: "none" }
   /** the team keeps its trajectories private (or the submission is not public yet): the flags only */
   | { state: "hidden"; kinds: ShortcutKind[] }
-  | { state: "visible"; timeline: Timeline; outcome: TrajectoryOutcome | null; shortcuts: ShortcutHit[]; steps: number };
+  | {
+      state: "visible";
+      /** the first MAX_TIMELINE_ITEMS items */
+      timeline: Timeline;
+      /** the items shown, and the whole log's; and the calls in it */
+      shown: number;
+      items: number;
+      calls: number;
+      outcome: TrajectoryOutcome | null;
+      shortcuts: ShortcutHit[];
+      steps: number;
+      /** the log as uploaded */
+      rawUrl: string;
+    };
+
+/** What a page shows of one log: a real agent's bug is far shorter; a longer (or forged) log is read in full from rawUrl. */
+export const MAX_TIMELINE_ITEMS = 500;
 
 export async function bugTrajectory(
   viewer: Viewer | null,
@@ -39,11 +55,17 @@ export async function bugTrajectory(
   // the log only once the viewer may read it: it may be megabytes
   const full = await db.trajectory.findUniqueOrThrow({
     where: { submissionId_continuousId_order: { submissionId: submission.id, continuousId, order } },
-    select: { log: true, outcome: true, steps: true },
+    select: { log: true, outcome: true, steps: true, calls: true },
   });
+  const timeline = parseTimeline(full.log);
+  const shown = firstItems(timeline, MAX_TIMELINE_ITEMS);
   return {
     state: "visible",
-    timeline: parseTimeline(full.log),
+    timeline: shown,
+    shown: itemCount(shown),
+    items: itemCount(timeline),
+    calls: full.calls,
+    rawUrl: `/api/v1/submissions/${encodeURIComponent(submission.id)}/trajectories/${encodeURIComponent(continuousId)}/${order}`,
     outcome: full.outcome === null ? null : parseColumn(trajectoryOutcomeSchema, full.outcome, "Trajectory.outcome"),
     shortcuts,
     steps: full.steps,

@@ -26,6 +26,7 @@ import {
   reviewer,
   shownAsText,
   teamMember,
+  trajectoriesArchive,
   upload,
   waitForStatus,
   type Actor,
@@ -41,7 +42,8 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(8 * 60_000);
   owner = await teamMember(browser, `hw-owner-${run}`, `HW owners ${run}`);
   stranger = await teamMember(browser, `hw-stranger-${run}`, `HW strangers ${run}`);
-  privateId = await upload(owner.page.request, owner);
+  // with a trajectory, so the trajectory route is among those asked with a real id
+  privateId = await upload(owner.page.request, owner, { trajectories: await trajectoriesArchive({ [`${CHAIN}/1.log`]: "##[chainswe] step Look\n" }) });
   await waitForStatus(owner.page.request, owner.token, privateId, "completed");
 });
 
@@ -297,6 +299,7 @@ const ID_ROUTES: IdRoute[] = [
   { name: "results.jsonl", secret: sub, send: get((id) => `/api/v1/submissions/${id}/results.jsonl`) },
   { name: "predictions.jsonl", secret: sub, send: get((id) => `/api/v1/submissions/${id}/predictions.jsonl`) },
   { name: "API log", secret: sub, send: get((id) => `/api/v1/submissions/${id}/logs/${CHAIN}/1?download=1`) },
+  { name: "API trajectory", secret: sub, send: get((id) => `/api/v1/submissions/${id}/trajectories/${CHAIN}/1`) },
   { name: "compare API", secret: sub, send: get((id) => `/api/v1/compare?a=${id}&b=${id}&table=difference`) },
   { name: "POST cancel", secret: sub, send: post((id) => `/api/v1/submissions/${id}/cancel`) },
   { name: "POST publication", secret: sub, send: post((id) => `/api/v1/submissions/${id}/publication`, { action: "request_publication" }) },

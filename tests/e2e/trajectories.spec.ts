@@ -116,6 +116,11 @@ test("a bug's trajectory: the flagged calls, folded outputs, search, and the ear
   await search.fill("");
   await expect(trajectory.getByTestId("traj-call")).toHaveCount(allCalls);
 
+  // the log as uploaded, markers and all
+  const raw = await page.request.get((await trajectory.getByRole("link", { name: "raw", exact: true }).getAttribute("href"))!);
+  expect([raw.status(), raw.headers()["content-type"]]).toEqual([200, "text/plain; charset=utf-8"]);
+  expect(await raw.text()).toContain("##[chainswe] $ git log --all --oneline\n");
+
   // the linked earlier bug
   await carried.first().getByRole("link").click();
   await expect(page).toHaveURL(/\/chains\/moneyx-chain-1\/bugs\/1#patches-heading$/);
