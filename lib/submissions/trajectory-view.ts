@@ -12,7 +12,7 @@ import { firstItems, itemCount, parseTimeline, type Timeline } from "@/evaluator
 import { parseColumn, type Visibility } from "@/lib/schemas/columns";
 import type { Mode } from "@/lib/schemas/prediction";
 import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/lib/schemas/trajectory";
-import { failurePageUrl } from "@/lib/submissions/urls";
+import { failurePageUrl, rawTrajectoryUrl } from "@/lib/submissions/urls";
 
 export type TrajectoryView =
   /** no trajectory was uploaded for this bug */
@@ -65,7 +65,7 @@ export async function bugTrajectory(
     shown: itemCount(shown),
     items: itemCount(timeline),
     calls: full.calls,
-    rawUrl: `/api/v1/submissions/${encodeURIComponent(submission.id)}/trajectories/${encodeURIComponent(continuousId)}/${order}`,
+    rawUrl: rawTrajectoryUrl(submission.id, continuousId, order),
     outcome: full.outcome === null ? null : parseColumn(trajectoryOutcomeSchema, full.outcome, "Trajectory.outcome"),
     shortcuts,
     steps: full.steps,

@@ -23,6 +23,7 @@ import { getFailurePage, type FailurePage } from "@/lib/submissions/failure";
 import { NotFoundError } from "@/lib/errors";
 import { notChainErrorReason } from "@/lib/submissions/failure-view";
 import { visibilityLabel, visibilityNote } from "@/lib/submissions/visibility";
+import { bugOrderParam } from "@/lib/submissions/urls";
 
 export const metadata: Metadata = { title: "Bug failure · ChainSWE" };
 
@@ -30,8 +31,7 @@ type Props = { params: Promise<{ id: string; chain: string; order: string }> };
 
 async function load(id: string, chain: string, order: string): Promise<FailurePage> {
   try {
-    // anything but a plain positive integer names no bug
-    return await getFailurePage(await getViewer(), id, chain, /^[1-9][0-9]{0,5}$/.test(order) ? Number(order) : Number.NaN);
+    return await getFailurePage(await getViewer(), id, chain, bugOrderParam(order));
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;

@@ -2,13 +2,13 @@
 import { getRequestViewer } from "@/lib/auth/viewer";
 import { bugTrajectoryLog } from "@/lib/submissions/downloads";
 import { errorResponse, textFileResponse } from "@/lib/http";
+import { bugOrderParam } from "@/lib/submissions/urls";
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; chain: string; order: string }> }): Promise<Response> {
   try {
     const { id, chain, order } = await params;
     const viewer = await getRequestViewer(req, "read");
-    // anything but a plain positive integer names no bug: 404
-    const log = await bugTrajectoryLog(viewer, id, chain, /^[1-9][0-9]{0,5}$/.test(order) ? Number(order) : Number.NaN);
+    const log = await bugTrajectoryLog(viewer, id, chain, bugOrderParam(order));
     return textFileResponse(req, log);
   } catch (e) {
     return errorResponse(e);

@@ -10,7 +10,7 @@ import { LogView } from "@/components/submissions/LogView";
 import { getViewer } from "@/lib/auth/viewer";
 import { bugLog } from "@/lib/submissions/downloads";
 import { NotFoundError } from "@/lib/errors";
-import { failurePageUrl, logDownloadUrl } from "@/lib/submissions/urls";
+import { bugOrderParam, failurePageUrl, logDownloadUrl } from "@/lib/submissions/urls";
 
 export const metadata: Metadata = { title: "Test log · ChainSWE" };
 
@@ -18,8 +18,7 @@ type Props = { params: Promise<{ id: string; chain: string; order: string }> };
 
 export default async function BugLogPage({ params }: Props) {
   const { id, chain, order: orderText } = await params;
-  // anything but a plain positive integer names no bug
-  const order = /^[1-9][0-9]{0,5}$/.test(orderText) ? Number(orderText) : Number.NaN;
+  const order = bugOrderParam(orderText);
   let log: Awaited<ReturnType<typeof bugLog>>;
   try {
     log = await bugLog(await getViewer(), id, chain, order);
