@@ -59,8 +59,8 @@ export const envSchema = z.object({
   /** largest predictions upload, and largest single model patch */
   CHAINSWE_MAX_UPLOAD_MB: int(100),
   CHAINSWE_MAX_PATCH_KB: int(2048),
-  /** a submission's trajectories archive, and what it unpacks to */
-  CHAINSWE_MAX_TRAJECTORIES_MB: int(50),
+  /** what a submission's trajectories archive may unpack to (the archive itself counts against CHAINSWE_MAX_UPLOAD_MB) */
+  CHAINSWE_MAX_TRAJECTORIES_MB: int(100),
   /** worker slots the site runs in its own process; 0 leaves evaluation to `chainswe worker` */
   CHAINSWE_SITE_WORKERS: z.coerce.number().int().nonnegative().default(1),
   /** `chainswe admin create` reads the new admin's password here unless given --password-stdin */

@@ -88,8 +88,9 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
     }
     const trajectories = form.get("trajectories");
     const withTrajectories = trajectories instanceof File && trajectories.name !== "";
-    if (withTrajectories && trajectories.size > options.maxTrajectoriesBytes) {
-      return setProblems({ ...NONE, fields: { trajectories: `The archive is ${mb(trajectories.size)}, over the ${mb(options.maxTrajectoriesBytes)} limit.` } });
+    if (withTrajectories && file.size + trajectories.size > options.maxUploadBytes) {
+      const over = `The predictions and the trajectories are ${mb(file.size + trajectories.size)} together, over the ${mb(options.maxUploadBytes)} limit.`;
+      return setProblems({ ...NONE, fields: { trajectories: over } });
     }
     const meta = metadataFromForm(String(form.get("scaffold_version") ?? ""), String(form.get("notes") ?? ""), String(form.get("extra_metadata") ?? ""));
     if ("error" in meta) return setProblems({ ...NONE, fields: { metadata: meta.error } });
@@ -201,7 +202,7 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
         <label htmlFor="submit-trajectories">Trajectories (optional)</label>
         <input id="submit-trajectories" type="file" name="trajectories" accept=".tar,.tgz,.tar.gz,application/gzip,application/x-tar" aria-describedby={described("trajectories")} />
         <span className="muted">
-          The directory <code>chainswe rollout</code> wrote, as .tar.gz (<code>tar czf t.tgz -C preds.trajectories .</code>); at most {mb(options.maxTrajectoriesBytes)} unpacked.
+          The directory <code>chainswe rollout</code> wrote, as .tar.gz (<code>tar czf t.tgz -C preds.trajectories .</code>); with the predictions at most {mb(options.maxUploadBytes)}, and {mb(options.maxTrajectoriesBytes)} unpacked.
           Each bug&apos;s page shows its timeline; they are scanned for shortcuts.
         </span>
         <label className="inline">

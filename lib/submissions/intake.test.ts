@@ -4,6 +4,7 @@
  */
 import { readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
@@ -421,6 +422,14 @@ describe("receiveSubmission: trajectories", () => {
     // a bomb of empty entries: their headers count too
     const empties = await archive(Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`stray/${i}.txt`, ""])));
     expect((await refused(await trajectoryUpload(empties), LimitError)).message).toBe("traj.tgz: unpacks to more than the 1 MB limit for trajectories");
+  });
+
+  it("the archive counts with the predictions against the upload's limit (413 naming trajectories), storing nothing", async () => {
+    const predictionBytes = Buffer.byteLength(lines(goldLines));
+    // incompressible bytes that, with the predictions, pass the 1 MB limit: what they unpack to does not matter
+    const filler = new Blob([randomBytes(LIMITS.maxUploadBytes - predictionBytes + 1024)]);
+    const err = await refused(await trajectoryUpload(filler), LimitError);
+    expect([err.status, err.field, err.message]).toEqual([413, "trajectories", "the predictions file and the trajectories archive together are larger than the 1 MB limit"]);
   });
 
   it("names a few stray entries and counts the rest, rather than a warning each", async () => {

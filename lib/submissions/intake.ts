@@ -44,7 +44,7 @@ export type IntakeLimits = {
   maxPatchBytes: number;
   /** submissions per team per 24 hours; failed and cancelled ones do not count (CHAINSWE_DAILY_QUOTA) */
   dailyQuota: number;
-  /** the trajectories archive, and what it unpacks to (CHAINSWE_MAX_TRAJECTORIES_MB) */
+  /** what the trajectories archive may unpack to (CHAINSWE_MAX_TRAJECTORIES_MB); the archive itself counts against maxUploadBytes */
   maxTrajectoriesBytes: number;
 };
 
@@ -132,10 +132,10 @@ export async function receiveSubmission(
   const limits = opts.limits ?? intakeLimitsFromEnv();
   // a declared length far over the limit is refused before a byte is read (fields add a little)
   const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (declared > limits.maxUploadBytes + limits.maxTrajectoriesBytes + 2 * 1024 * 1024) throw tooLarge(limits.maxUploadBytes, PREDICTIONS_FIELD);
+  if (declared > limits.maxUploadBytes + 2 * 1024 * 1024) throw tooLarge(limits.maxUploadBytes, PREDICTIONS_FIELD);
   const dir = await mkdtemp(join(tmpdir(), "chainswe-upload-"));
   try {
-    const { fields, file, trajectories } = await readMultipart(req, dir, { predictions: limits.maxUploadBytes, trajectories: limits.maxTrajectoriesBytes });
+    const { fields, file, trajectories } = await readMultipart(req, dir, limits.maxUploadBytes);
     const request = parseFields(fields);
     if (!file) throw new FieldError(PREDICTIONS_FIELD, "required: a predictions JSONL file");
     await refuseArchive(file);

@@ -12,25 +12,26 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { tooLarge } from "@/evaluator/dataset/records";
 import { formatBytes } from "@/lib/format";
-import { FieldError } from "@/lib/errors";
+import { FieldError, LimitError } from "@/lib/errors";
 import { FIELD_NAMES, MAX_FIELD_BYTES, PREDICTIONS_FIELD, TRAJECTORIES_FIELD } from "@/lib/submissions/request";
 
 export type UploadedFile = { path: string; name: string; bytes: number };
 export type Upload = { fields: Record<string, string>; file: UploadedFile | null; trajectories: UploadedFile | null };
 
-/** Each file part's limit, in bytes. */
-export type UploadLimits = { predictions: number; trajectories: number };
 
 /** what a file part without a file name is called in messages */
 const FALLBACK_NAMES = { [PREDICTIONS_FIELD]: "predictions.jsonl", [TRAJECTORIES_FIELD]: "trajectories.archive" } as const;
 
+/** The predictions file and the trajectories archive together over the upload's limit. */
+const uploadTooLarge = (maxBytes: number, field: string) => new LimitError(`the predictions file and the trajectories archive together are larger than the ${formatBytes(maxBytes)} limit`, 413, field);
+
 /**
  * Streams the body: text fields are collected, the `predictions` file part
  * (and the `trajectories` one) is written to `dir` while its bytes are
- * counted. Going over a part's limit stops reading the body at once (the
- * request stream is cancelled).
+ * counted. The files together have one limit (the upload's); going over it
+ * stops reading the body at once (the request stream is cancelled).
  */
-export function readMultipart(req: Request, dir: string, maxBytes: UploadLimits): Promise<Upload> {
+export function readMultipart(req: Request, dir: string, maxFileBytes: number): Promise<Upload> {
   const contentType = req.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\b/i.test(contentType) || !req.body) {
     return Promise.reject(new FieldError(PREDICTIONS_FIELD, "send multipart/form-data with the predictions file in a part named predictions"));
@@ -38,8 +39,9 @@ export function readMultipart(req: Request, dir: string, maxBytes: UploadLimits)
   const body = req.body;
   return new Promise<Upload>((resolve, reject) => {
     const fields: Record<string, string> = {};
-    const files: Partial<Record<keyof UploadLimits, UploadedFile>> = {};
+    const files: Partial<Record<typeof PREDICTIONS_FIELD | typeof TRAJECTORIES_FIELD, UploadedFile>> = {};
     const written: Promise<void>[] = [];
+    let filesBytes = 0;
     let settled = false;
     const open: { destroy(): unknown }[] = []; // the file part and its temp file, closed on refusal
     const source = Readable.fromWeb(body as unknown as NodeReadableStream<Uint8Array>);
@@ -58,7 +60,7 @@ export function readMultipart(req: Request, dir: string, maxBytes: UploadLimits)
       parser = busboy({
         headers: { "content-type": contentType },
         // +1: busboy reports the limit when the count reaches it; a file of exactly the limit is allowed
-        limits: { files: 2, fields: 20, parts: 22, fieldSize: MAX_FIELD_BYTES, fileSize: Math.max(maxBytes.predictions, maxBytes.trajectories) + 1 },
+        limits: { files: 2, fields: 20, parts: 22, fieldSize: MAX_FIELD_BYTES, fileSize: maxFileBytes + 1 },
       });
     } catch (e) {
       reject(new FieldError(PREDICTIONS_FIELD, `not a readable multipart body (${(e as Error).message})`));
@@ -79,17 +81,17 @@ export function readMultipart(req: Request, dir: string, maxBytes: UploadLimits)
         stream.resume();
         return fail(new FieldError(name, `send one ${name} file`));
       }
-      const limit = maxBytes[name];
       // literal names: a computed one makes the bundler trace the whole project
       const path = name === PREDICTIONS_FIELD ? join(dir, "predictions.jsonl") : join(dir, "trajectories.archive");
       const upload = { path, name: info.filename || FALLBACK_NAMES[name], bytes: 0 };
       files[name] = upload;
       stream.on("data", (chunk: Buffer) => {
         upload.bytes += chunk.length;
-        // both parts share busboy's one limit; each has its own
-        if (upload.bytes > limit) fail(tooLarge(limit, name));
+        filesBytes += chunk.length;
+        // the trajectories count against the upload's limit with the predictions
+        if (filesBytes > maxFileBytes) fail(name === PREDICTIONS_FIELD && upload.bytes === filesBytes ? tooLarge(maxFileBytes, name) : uploadTooLarge(maxFileBytes, name));
       });
-      stream.on("limit", () => fail(tooLarge(limit, name)));
+      stream.on("limit", () => fail(tooLarge(maxFileBytes, name)));
       const out = createWriteStream(path);
       open.push(stream, out);
       const done = pipeline(stream, out);
