@@ -46,9 +46,9 @@ type ScannedCall = { command: string; segments: string[][]; git: string[][]; out
 const SCANNED_COMMAND = 8 * 1024;
 const SCANNED_OUTPUT = 64 * 1024;
 
-/** The command's simple commands (split at newlines, `;`, `|`, `&`), each as words. */
+/** The command's simple commands (split at newlines, `;`, `|`, `&`), each as words, quotes dropped (`sh -c 'git log --all'` is git's). */
 function segmentsOf(command: string): string[][] {
-  return command.split(/[\n;|&]/).map((s) => s.split(/[\s()`]+/).filter(Boolean));
+  return command.split(/[\n;|&]/).map((s) => s.split(/[\s()`'"]+/).filter(Boolean));
 }
 
 /** A word naming a program, by its last path component (`/usr/bin/git` is git). */

@@ -83,6 +83,8 @@ describe("scanShortcuts", () => {
     "git cat-file --batch-all-objects --batch-check",
     "cat .git/packed-refs",
     "git fetch origin",
+    "sh -c 'git log --all'",
+    'bash -lc "cd /testbed && /usr/bin/git reflog"',
   ])("flags %s as reading future history", (command) => {
     expect(kindsOf(command)).toContain("future_history");
   });
