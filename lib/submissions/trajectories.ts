@@ -6,8 +6,10 @@
  * Invariants: the archive is read as a stream and never written to disk, so
  * no entry name reaches the file system; the unpacked tar stream (headers
  * included) counts against one budget, so a compression bomb stops at it;
- * only regular files are read. Each bug's log is parsed into its timeline and scanned for
- * shortcuts here, once, and what the pages need is stored beside the log.
+ * only regular files are read; an upload's archive is read and checked on
+ * the upload-checking thread (uploadedTrajectories). Each bug's log is parsed
+ * into its timeline and scanned for shortcuts here, once, and what the pages
+ * need is stored beside the log.
  */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
@@ -26,7 +28,7 @@ import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/lib/schemas/t
 import { ARCHIVE_SNIFF_BYTES, archiveKind } from "@/lib/submissions/archive-kind";
 import { TRAJECTORIES_FIELD } from "@/lib/submissions/request";
 
-/** One bug's log: the failure page shows it whole. */
+/** One bug's log (the failure page shows its first items; its raw route the whole). */
 export const MAX_TRAJECTORY_LOG_BYTES = 4 * 1024 * 1024;
 
 export type TrajectoryFile = { path: string; text: string };
@@ -44,7 +46,7 @@ export const storable = (text: string) => text.replaceAll("\u0000", "\u2400");
  * Reads the archive at `file` (`name`: what the user called it) within an
  * unpacked budget. Throws FieldError naming the archive or the entry, or a 413
  * LimitError when the budget is spent; answers the files that may be
- * trajectories and a warning per entry left out.
+ * trajectories and warnings for the entries left out (a few named, the rest counted).
  */
 export async function readTrajectoryArchive(file: string, name: string, maxUnpackedBytes: number): Promise<TrajectoryArchive> {
   const handle = await open(file, "r");
