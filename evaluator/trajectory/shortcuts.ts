@@ -176,12 +176,15 @@ export function scanShortcuts(timeline: Timeline, hiddenTests: string[] = []): S
   return timeline.calls.flatMap((c) => callHits(c, hidden));
 }
 
+/** The kinds a bug's hits name, each once, in the order first hit: what its flags say to those who may not read the hits. */
+export const shortcutKinds = (hits: ShortcutHit[]): ShortcutKind[] => [...new Set(hits.map((h) => h.kind))];
+
 /** Per kind, how many bugs have a hit: a submission's flags. */
 export const shortcutSummarySchema = z.partialRecord(shortcutKindSchema, z.number().int().positive());
 export type ShortcutSummary = z.infer<typeof shortcutSummarySchema>;
 
 export function shortcutSummary(perBug: ShortcutHit[][]): ShortcutSummary {
   const out: ShortcutSummary = {};
-  for (const hits of perBug) for (const kind of new Set(hits.map((h) => h.kind))) out[kind] = (out[kind] ?? 0) + 1;
+  for (const hits of perBug) for (const kind of shortcutKinds(hits)) out[kind] = (out[kind] ?? 0) + 1;
   return out;
 }

@@ -7,7 +7,7 @@
  */
 import { canReadTrajectories, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { shortcutHitsSchema, type ShortcutHit, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
+import { shortcutHitsSchema, shortcutKinds, type ShortcutHit, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
 import { firstItems, itemCount, parseTimeline, type Timeline } from "@/evaluator/trajectory/timeline";
 import { parseColumn, type Visibility } from "@/lib/schemas/columns";
 import type { Mode } from "@/lib/schemas/prediction";
@@ -50,7 +50,7 @@ export async function bugTrajectory(
   if (!row) return { state: "none" };
   const shortcuts = parseColumn(shortcutHitsSchema, row.shortcuts, "Trajectory.shortcuts");
   if (!canReadTrajectories(viewer, { ...submission, trajectoriesPublic: row.submission.trajectoriesPublic })) {
-    return { state: "hidden", kinds: [...new Set(shortcuts.map((h) => h.kind))] };
+    return { state: "hidden", kinds: shortcutKinds(shortcuts) };
   }
   // the log only once the viewer may read it: it may be megabytes
   const full = await db.trajectory.findUniqueOrThrow({

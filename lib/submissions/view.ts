@@ -10,7 +10,7 @@
  * Scores reuse evaluator/scoring; results.jsonl lines reuse the evaluator's writer.
  */
 import { canReadSubmission, canReadTrajectories, type Viewer } from "@/lib/authz";
-import { shortcutHitsSchema, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
+import { shortcutHitsSchema, shortcutKinds, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
 import { failurePageUrl } from "@/lib/submissions/urls";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
@@ -110,7 +110,7 @@ async function submissionTrajectories(viewer: Viewer | null, access: { teamId: s
     readable: canReadTrajectories(viewer, { teamId: access.teamId, visibility: access.visibility, trajectoriesPublic: shown }),
     canChoose: access.role.team,
     flagged: rows.flatMap((r) => {
-      const kinds = [...new Set(parseColumn(shortcutHitsSchema, r.shortcuts, "Trajectory.shortcuts").map((h) => h.kind))];
+      const kinds = shortcutKinds(parseColumn(shortcutHitsSchema, r.shortcuts, "Trajectory.shortcuts"));
       return kinds.length ? [{ continuousId: r.continuousId, order: r.order, kinds, url: `${failurePageUrl(id, r.continuousId, r.order)}#trajectory-heading` }] : [];
     }),
   };
