@@ -20,14 +20,6 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 }
 
 /** The response for anything a handler threw; unexpected errors are logged and answered 500 without details. */
-/** A text file (a log) shown in the browser, or downloaded when the URL asks `?download=1`; either way named for what it is. */
-export function textFileResponse(req: Request, file: { filename: string; text: string }): Response {
-  const disposition = new URL(req.url).searchParams.get("download") === "1" ? "attachment" : "inline";
-  return new Response(file.text, {
-    headers: { "content-type": "text/plain; charset=utf-8", "content-disposition": `${disposition}; filename="${file.filename}"`, "cache-control": "no-store" },
-  });
-}
-
 export function errorResponse(e: unknown): Response {
   if (e instanceof InputError) {
     const body: ErrorBody = { error: e.message.split("\n")[0] ?? "invalid input", issues: e.issues.map((i) => ({ ...i, text: formatIssue(i) })) };

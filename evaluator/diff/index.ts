@@ -124,11 +124,6 @@ export function isTestPath(path: string, chainTestPaths: ReadonlySet<string>, gl
   return globs.some((g) => (g.endsWith("/") ? parts.slice(0, -1).some((dir) => globRegex(g.slice(0, -1)).test(dir)) : globRegex(g).test(base)));
 }
 
-/** The files a model patch adds, changes or deletes under a test path (SPEC §7 "Test edits"), sorted. */
-export function testEditFiles(patch: string, chainTestPaths: ReadonlySet<string>, globs?: readonly string[]): string[] {
-  return touchedFiles(patch).filter((p) => isTestPath(p, chainTestPaths, globs));
-}
-
 /** A diff cut into its files' sections (each with its header lines), in order; the text before the first header is dropped. */
 function fileSections(text: string): string[] {
   const lines = text.split(/(?<=\n)/);

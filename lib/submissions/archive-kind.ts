@@ -1,9 +1,11 @@
 /**
  * Archives and compressed files by their first bytes. Predictions are taken as
- * plain JSON Lines only (nothing is ever unpacked, so there is no archive bomb
- * to defuse); an upload that is an archive is refused by name instead of
- * being read as hundreds of "malformed JSON" lines.
+ * plain JSON Lines only (never unpacked): an upload that is an archive is
+ * refused by name instead of being read as hundreds of "malformed JSON" lines.
+ * The trajectories archive is the one that must be a tar or tar.gz
+ * (lib/submissions/trajectories.ts).
  */
+import { open } from "node:fs/promises";
 
 const SIGNATURES: { kind: string; at: number; bytes: number[] }[] = [
   { kind: "gzip", at: 0, bytes: [0x1f, 0x8b] },
@@ -20,6 +22,18 @@ const SIGNATURES: { kind: string; at: number; bytes: number[] }[] = [
 
 /** How many leading bytes archiveKind needs to see. */
 export const ARCHIVE_SNIFF_BYTES = 262;
+
+/** The kind of archive the file at `path` is, by its first bytes (archiveKind); null for anything else. */
+export async function fileArchiveKind(path: string): Promise<string | null> {
+  const handle = await open(path, "r");
+  try {
+    const head = new Uint8Array(ARCHIVE_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return archiveKind(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
 
 /** "gzip", "zip", "tar", … when the file starts like one; null for anything else. */
 export function archiveKind(head: Uint8Array): string | null {

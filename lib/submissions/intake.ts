@@ -12,14 +12,14 @@
  *
  * No `import "server-only"`: the route handler passes the viewer in.
  */
-import { mkdtemp, open, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { loadPredictionsOffThread } from "@/evaluator/dataset/predictions-off-thread";
 import { tooLarge } from "@/evaluator/dataset/records";
 import { env } from "@/env";
-import { ARCHIVE_SNIFF_BYTES, archiveKind } from "@/lib/submissions/archive-kind";
+import { fileArchiveKind } from "@/lib/submissions/archive-kind";
 import { canActForTeam } from "@/lib/authz";
 import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
@@ -98,15 +98,8 @@ async function checkDatasetVersion(request: SubmissionRequest): Promise<RuleBrea
 
 /** Predictions are plain JSON Lines: an archive or compressed file is refused by name, never unpacked. */
 async function refuseArchive(file: { path: string; name: string }): Promise<void> {
-  const handle = await open(file.path, "r");
-  try {
-    const head = new Uint8Array(ARCHIVE_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const kind = archiveKind(head.subarray(0, bytesRead));
-    if (kind) throw new FieldError(PREDICTIONS_FIELD, `${file.name} is a ${kind} file; archives and compressed files are not accepted: upload the JSON Lines file itself, one prediction per line`);
-  } finally {
-    await handle.close();
-  }
+  const kind = await fileArchiveKind(file.path);
+  if (kind) throw new FieldError(PREDICTIONS_FIELD, `${file.name} is a ${kind} file; archives and compressed files are not accepted: upload the JSON Lines file itself, one prediction per line`);
 }
 
 /** The upload's problems named by the file the user sent, not our temp path. */

@@ -12,7 +12,6 @@
  * need is stored beside the log.
  */
 import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
@@ -25,7 +24,7 @@ import { parseTimeline, stepCount } from "@/evaluator/trajectory/timeline";
 import { FieldError, LimitError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/lib/schemas/trajectory";
-import { ARCHIVE_SNIFF_BYTES, archiveKind } from "@/lib/submissions/archive-kind";
+import { fileArchiveKind } from "@/lib/submissions/archive-kind";
 import { TRAJECTORIES_FIELD } from "@/lib/submissions/request";
 
 /** One bug's log (the failure page shows its first items; its raw route the whole). */
@@ -49,10 +48,7 @@ export const storable = (text: string) => text.replaceAll("\u0000", "\u2400");
  * trajectories and warnings for the entries left out (a few named, the rest counted).
  */
 export async function readTrajectoryArchive(file: string, name: string, maxUnpackedBytes: number): Promise<TrajectoryArchive> {
-  const handle = await open(file, "r");
-  const head = new Uint8Array(ARCHIVE_SNIFF_BYTES);
-  const { bytesRead } = await handle.read(head, 0, head.length, 0).finally(() => handle.close());
-  const kind = archiveKind(head.subarray(0, bytesRead));
+  const kind = await fileArchiveKind(file);
   if (kind !== "gzip" && kind !== "tar") {
     throw fail(`${name} is ${kind ? `a ${kind} file` : "not an archive"}: send the rollout's trajectories directory as a .tar or .tar.gz (tar czf t.tgz -C preds.trajectories .)`);
   }
