@@ -19,12 +19,18 @@
  * Prints requests, p50/p99/max latency and how long the check took. Target:
  * p99 under 200 ms during the check. Asserts nothing.
  *
+ * With --site, the real site instead (bench/upload-stall-site.ts): its
+ * production build on a fresh database, with the whole path a user's upload
+ * and a visitor's page take (storing, rendering). Target there: max under
+ * 200 ms for every shape.
+ *
  * Usage: npm run bench:upload-stall [-- --mb 100 --traj-mb 48 --idle-s 3 --on-thread]
+ *        npm run bench:upload-stall -- --site [--dist .next-bench --rebuild --visit-s 6 --verbose]
  */
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { Agent, createServer, get } from "node:http";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -37,10 +43,22 @@ import { loadDataset } from "@/evaluator/dataset";
 import { pathSegment } from "@/evaluator/trajectory/layout";
 import { checkTrajectories, MAX_TRAJECTORY_LOG_BYTES, readTrajectoryArchive, uploadedTrajectories, type TrajectoryCheck } from "@/lib/submissions/trajectories";
 import type { Chain } from "@/lib/schemas/dataset";
-import { ascending, fmt, quantile } from "./support";
+import { otherClient, report as reportLine } from "./stall-client";
+import { siteShapes } from "./upload-stall-site";
+import { fmt } from "./support";
 
 const { values: args } = parseArgs({
-  options: { mb: { type: "string", default: "100" }, "traj-mb": { type: "string", default: "48" }, "idle-s": { type: "string", default: "3" }, "on-thread": { type: "boolean", default: false } },
+  options: {
+    mb: { type: "string", default: "100" },
+    "traj-mb": { type: "string", default: "48" },
+    "idle-s": { type: "string", default: "3" },
+    "on-thread": { type: "boolean", default: false },
+    site: { type: "boolean", default: false },
+    dist: { type: "string", default: ".next-bench" },
+    rebuild: { type: "boolean", default: false },
+    "visit-s": { type: "string", default: "6" },
+    verbose: { type: "boolean", default: false },
+  },
 });
 const BYTES = Number(args.mb) * 1024 * 1024;
 const LIMITS = { maxFileBytes: BYTES, maxPatchBytes: 2048 * 1024 };
@@ -75,30 +93,14 @@ async function hostileTrajectories(dir: string, shape: TrajectoryShape, chains: 
   return path;
 }
 
-/** The other client: sequential GETs until `until` settles (or for `ms`), each one's latency in ms. */
-async function client(port: number, until: Promise<unknown>): Promise<number[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  let done = false;
-  void until.finally(() => (done = true));
-  const latencies: number[] = [];
-  while (!done) {
-    const t0 = performance.now();
-    await new Promise<void>((resolve, reject) =>
-      get({ host: "127.0.0.1", port, path: "/api/v1/dataset", agent }, (res) => res.resume().on("end", resolve)).on("error", reject),
-    );
-    latencies.push(performance.now() - t0);
-  }
-  agent.destroy();
-  return latencies;
-}
+const client = async (port: number, until: Promise<unknown>) => (await otherClient(port, "/api/v1/dataset", until)).latencies;
 
 function report(label: string, latencies: number[], checkMs?: number): void {
-  const s = ascending(latencies);
-  const check = checkMs === undefined ? "" : `  check ${fmt(checkMs / 1000, 2)} s`;
-  console.log(`${label.padEnd(26)} ${String(s.length).padStart(6)} req  p50 ${fmt(quantile(s, 0.5), 2).padStart(7)} ms  p99 ${fmt(quantile(s, 0.99), 2).padStart(7)} ms  max ${fmt(s.at(-1) ?? NaN, 1).padStart(7)} ms${check}`);
+  reportLine(label, latencies, checkMs === undefined ? "" : `  check ${fmt(checkMs / 1000, 2)} s`);
 }
 
 async function main(): Promise<void> {
+  if (args.site) return siteShapes({ dist: args.dist!, rebuild: args.rebuild!, visitS: Number(args["visit-s"]), verbose: args.verbose! });
   const dir = await mkdtemp(join(tmpdir(), "chainswe-bench-stall-"));
   const body = JSON.stringify({ versions: [{ version: "v1", chains: 80 }] });
   const server = createServer((_req, res) => res.setHeader("content-type", "application/json").end(body)).listen(0, "127.0.0.1");

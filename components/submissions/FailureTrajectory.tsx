@@ -82,25 +82,30 @@ function Trajectory({ view }: { view: TrajectoryView }) {
       )}
       {view.shortcuts.length > 0 && (
         <div className="errors" data-testid="shortcut-hits">
-          <p>The shortcut scan flagged {view.shortcuts.length === 1 ? "one call" : `${view.shortcuts.length} hits`}; a flag is for reviewers to judge, not a verdict:</p>
+          <p>
+            The shortcut scan flagged {view.shortcutHits === 1 ? "one call" : `${view.shortcutHits} hits`}
+            {view.shortcutHits > view.shortcuts.length && ` (the first ${view.shortcuts.length} are listed, one of each kind among them)`}; a flag is for reviewers to judge, not a verdict:
+          </p>
           <ul>
             {view.shortcuts.map((h) => (
               <li key={`${h.call}-${h.kind}`}>
-                <a href={`#call-${h.call}`}>call {h.call}</a> {SHORTCUT_LABELS[h.kind]}: <code>{h.command}</code> <span className="muted">({h.why})</span>
+                <a href={`?page=${h.page}#call-${h.call}`}>call {h.call}</a> {SHORTCUT_LABELS[h.kind]}: <code>{h.command}</code> <span className="muted">({h.why})</span>
               </li>
             ))}
           </ul>
         </div>
       )}
       <p className="muted">
-        {view.shown < view.items && (
-          <span data-testid="timeline-truncated">
-            Showing the first {view.shown} of {view.items} items.{" "}
+        {view.pages > 1 && (
+          <span data-testid="timeline-pages">
+            Page {view.page} of {view.pages} ({view.items} items).{" "}
+            {view.page > 1 && <a href={`?page=${view.page - 1}#trajectory-heading`}>previous</a>} {view.page < view.pages && <a href={`?page=${view.page + 1}#trajectory-heading`}>next</a>}{" "}
           </span>
         )}
+        {view.cut && <span data-testid="timeline-cut">This page&apos;s part of the log is long: it is shown up to where the page stops reading. </span>}
         The log as uploaded: <a href={view.rawUrl}>raw</a> · <a href={`${view.rawUrl}?download=1`}>download</a>
       </p>
-      <TrajectoryTimeline timeline={view.timeline} shortcuts={view.shortcuts} />
+      <TrajectoryTimeline timeline={view.timeline} shortcuts={view.shortcuts.filter((h) => h.page === view.page)} />
     </>
   );
 }

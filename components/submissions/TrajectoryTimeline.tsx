@@ -90,7 +90,7 @@ export function TrajectoryTimeline({ timeline, shortcuts }: { timeline: Timeline
       <p className="traj-search">
         <label>
           Search the trajectory{" "}
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="command, output or text" aria-describedby="traj-search-count" />
+          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="command, output or text on this page" aria-describedby="traj-search-count" />
         </label>{" "}
         <span id="traj-search-count" className="muted" role="status">
           {query ? `${shown} of ${total} items match` : `${total} items`}

@@ -56,7 +56,7 @@ describe("loadPredictionsOffThread", () => {
   it("answers another client's requests while a 100 MB hostile upload is being checked, then refuses the upload", async () => {
     const path = await hostileArray(100 * 1024 * 1024);
     let checked = false;
-    const check = loadPredictionsOffThread(path, [], { maxFileBytes: 100 * 1024 * 1024, maxPatchBytes: 2 << 20 }, 256).finally(() => (checked = true));
+    const check = loadPredictionsOffThread(path, [], { maxFileBytes: 100 * 1024 * 1024, maxPatchBytes: 2 << 20 }, { heapMb: 256 }).finally(() => (checked = true));
     check.catch(() => {}); // awaited below
     const answeredDuringCheck: boolean[] = [];
     for (let i = 0; i < 5; i++) {

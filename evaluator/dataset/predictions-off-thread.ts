@@ -109,7 +109,11 @@ export function runOffThread(task: UploadTask, args: unknown, field: string, hea
   return thread.run(task, args, field);
 }
 
-/** As loadPredictions, run on a worker thread with a capped heap. */
-export async function loadPredictionsOffThread(path: string, chains: Chain[], limits: PredictionLimits = {}, heapMb = CHECK_HEAP_MB): Promise<Predictions> {
-  return (await runOffThread("predictions", { path, chains, limits }, "predictions", heapMb)) as Predictions;
+/**
+ * As loadPredictions, run on a worker thread with a capped heap. With
+ * `stageTo` (a database URL), the thread writes the large patches there
+ * (Predictions.stagedPatches) instead of cloning them back to this thread.
+ */
+export async function loadPredictionsOffThread(path: string, chains: Chain[], limits: PredictionLimits = {}, opts: { heapMb?: number; stageTo?: string } = {}): Promise<Predictions> {
+  return (await runOffThread("predictions", { path, chains, limits, stageTo: opts.stageTo }, "predictions", opts.heapMb ?? CHECK_HEAP_MB)) as Predictions;
 }

@@ -14,6 +14,11 @@ export type Predictions = {
   /** continuous_id → order → prediction */
   byChain: Map<string, Map<number, PredictionLine>>;
   warnings: string[];
+  /**
+   * The upload-checking thread's: `<continuous_id>\u0000<order>` → where a large model_patch was
+   * staged in the database (lib/submissions/staged-texts.ts); that line's model_patch is then "".
+   */
+  stagedPatches?: Record<string, string>;
 };
 
 /**

@@ -13,9 +13,31 @@ const { loadPredictions } = await import(new URL("evaluator/dataset/predictions.
 const { readTrajectoryArchive, checkTrajectories } = await import(new URL("lib/submissions/trajectories.ts", root).href);
 const { FieldError, InputError, LimitError } = await import(new URL("lib/errors.ts", root).href);
 
+const { stageTexts } = await import(new URL("lib/submissions/staged-texts.ts", root).href);
+
+// `stageTo` (a database URL): the upload's large texts are written there from this thread and handed back as
+// where they are (lib/submissions/staged-texts.ts), not cloned back to the answering thread
 const TASKS = {
-  predictions: ({ path, chains, limits }) => loadPredictions(path, chains, limits),
-  trajectories: async ({ path, name, maxBytes, chains, chainIds, version }) => checkTrajectories(await readTrajectoryArchive(path, name, maxBytes), chains, chainIds, version),
+  predictions: async ({ path, chains, limits, stageTo }) => {
+    const predictions = await loadPredictions(path, chains, limits);
+    if (!stageTo) return predictions;
+    const lines = [...predictions.byChain].flatMap(([chain, bugs]) => [...bugs].map(([order, line]) => ({ key: `${chain}\u0000${order}`, line })));
+    const staged = await stageTexts(stageTo, lines.map((l) => l.line.model_patch));
+    predictions.stagedPatches = {};
+    lines.forEach(({ key, line }, i) => {
+      if (typeof staged[i] === "string") return;
+      predictions.stagedPatches[key] = staged[i].staged;
+      line.model_patch = "";
+    });
+    return predictions;
+  },
+  trajectories: async ({ path, name, maxBytes, chains, chainIds, version, stageTo }) => {
+    const checked = checkTrajectories(await readTrajectoryArchive(path, name, maxBytes), chains, chainIds, version);
+    if (!stageTo) return checked;
+    const logs = await stageTexts(stageTo, checked.rows.map((r) => r.log));
+    checked.rows.forEach((row, i) => (row.log = logs[i]));
+    return checked;
+  },
 };
 
 parentPort.on("message", async ({ id, task, args }) => {

@@ -176,6 +176,22 @@ export function scanShortcuts(timeline: Timeline, hiddenTests: string[] = []): S
   return timeline.calls.flatMap((c) => callHits(c, hidden));
 }
 
+/** The hits a bug keeps (and a page lists): a forged log can hit on every one of a hundred thousand calls. */
+export const MAX_STORED_HITS = 50;
+
+/**
+ * The hits kept of a bug's scan: the first of each kind, then the earliest
+ * others up to MAX_STORED_HITS, in call order; shortcutKinds of them is the
+ * whole scan's. The scan's count is stored beside them.
+ */
+export function storedHits(hits: ShortcutHit[]): ShortcutHit[] {
+  if (hits.length <= MAX_STORED_HITS) return hits;
+  const firsts = new Set(shortcutKinds(hits).map((k) => hits.find((h) => h.kind === k)!));
+  const rest = hits.filter((h) => !firsts.has(h)).slice(0, MAX_STORED_HITS - firsts.size);
+  const kept = new Set([...firsts, ...rest]);
+  return hits.filter((h) => kept.has(h));
+}
+
 /** The kinds a bug's hits name, each once, in the order first hit: what its flags say to those who may not read the hits. */
 export const shortcutKinds = (hits: ShortcutHit[]): ShortcutKind[] => [...new Set(hits.map((h) => h.kind))];
 

@@ -51,11 +51,20 @@ function linesOf(log: string): string[] {
   return lines;
 }
 
-export function parseTimeline(log: string): Timeline {
-  const steps: Step[] = [{ index: 1, title: null, items: [] }];
+/** Where a part of a log starts, for parsing that part alone (a page, timelinePages): its first line's number, the calls before it, and the step it starts in. */
+export type TimelineStart = { line: number; calls: number; step: number; title: string | null };
+
+const LOG_START: TimelineStart = { line: 1, calls: 0, step: 1, title: null };
+
+/** A step title as shown: its marker line's first characters (a forged megabyte title costs no more). */
+const MAX_STEP_TITLE = 200;
+
+/** The timeline of a log, or of a part of one that begins at `from` (a page's slice: lines, call and step numbers go on from there). */
+export function parseTimeline(log: string, from: TimelineStart = LOG_START): Timeline {
+  const steps: Step[] = [{ index: from.step, title: from.title, items: [] }];
   const calls: ToolCall[] = [];
   let text: string[] = [];
-  let textLine = 1;
+  let textLine = from.line;
   let call: (ToolCall & { out: string[]; err: string[]; stream: "command" | "out" | "err" }) | null = null;
   const step = () => steps.at(-1)!;
   const flushText = () => {
@@ -96,19 +105,19 @@ export function parseTimeline(log: string): Timeline {
     }
     if (line.startsWith(CALL_START)) {
       flushText();
-      call = { kind: "call", index: calls.length + 1, command: line.slice(CALL_START.length), stdout: "", stderr: "", exitCode: null, ms: null, omittedBytes: 0, line: i + 1, out: [], err: [], stream: "command" };
+      call = { kind: "call", index: from.calls + calls.length + 1, command: line.slice(CALL_START.length), stdout: "", stderr: "", exitCode: null, ms: null, omittedBytes: 0, line: i + from.line, out: [], err: [], stream: "command" };
     } else if (line.startsWith(STEP)) {
       flushText();
-      steps.push({ index: steps.length + 1, title: line.slice(STEP.length).trim() || "(untitled step)", items: [] });
+      steps.push({ index: step().index + 1, title: line.slice(STEP.length, STEP.length + MAX_STEP_TITLE).trim() || "(untitled step)", items: [] });
     } else {
-      if (text.length === 0) textLine = i + 1;
+      if (text.length === 0) textLine = i + from.line;
       text.push(line);
     }
   }
   if (call) closeCall(null);
   flushText();
   // nothing before the first declared step: no implicit step
-  if (steps.length > 1 && steps[0]!.items.length === 0) {
+  if (from === LOG_START && steps.length > 1 && steps[0]!.items.length === 0) {
     steps.shift();
     steps.forEach((s, i) => (s.index = i + 1));
   }
@@ -124,18 +133,53 @@ export function stepCount(t: Timeline): number {
 export const itemCount = (t: Timeline): number => t.steps.reduce((n, s) => n + s.items.length, 0);
 
 /**
- * The timeline's first `max` items, steps cut where the items end: what a
- * page shows of a long (or forged) log; the raw log has the rest.
+ * Where each page of `perPage` items starts in `log` (whose timeline is `t`):
+ * the offset of its first item's first line, and what parseTimeline needs to
+ * go on from there. Computed once when a log is stored, so that a page is
+ * read by parsing its own slice (timelinePage), never the whole log.
  */
-export function firstItems(t: Timeline, max: number): Timeline {
-  if (itemCount(t) <= max) return t;
-  const steps: Step[] = [];
-  let left = max;
+export type TimelinePageStart = TimelineStart & { at: number };
+
+export function timelinePages(log: string, t: Timeline, perPage: number): TimelinePageStart[] {
+  const starts: TimelineStart[] = [];
+  let n = 0;
+  let calls = 0;
   for (const s of t.steps) {
-    if (left <= 0) break;
-    steps.push({ ...s, items: s.items.slice(0, left) });
-    left -= s.items.length;
+    for (const item of s.items) {
+      if (n++ % perPage === 0) starts.push({ line: item.line, calls, step: s.index, title: s.title });
+      if (item.kind === "call") calls++;
+    }
   }
-  const calls = steps.flatMap((s) => s.items.filter((i): i is ToolCall => i.kind === "call"));
-  return { steps, calls, declaredSteps: steps.filter((s) => s.title !== null).length };
+  let at = 0;
+  let line = 1;
+  return starts.map((start) => {
+    for (; line < start.line; line++) at = log.indexOf("\n", at) + 1;
+    return { ...start, at };
+  });
+}
+
+/** One page of a log's timeline: its slice, at most `maxChars` long (`cut`: the page's last item goes on past what is shown). */
+export function timelinePage(log: string, pages: readonly TimelinePageStart[], page: number, maxChars: number): { timeline: Timeline; cut: boolean } {
+  const start = pages[page - 1];
+  if (!start) return { timeline: { steps: [], calls: [], declaredSteps: 0 }, cut: false };
+  const end = pages[page]?.at ?? log.length;
+  const cut = end - start.at > maxChars;
+  return { timeline: parseTimeline(log.slice(start.at, cut ? start.at + maxChars : end), start), cut };
+}
+
+/** The page (1-based) whose items hold tool call `call`. */
+export function pageOfCall(pages: readonly TimelinePageStart[], call: number): number {
+  let page = 1;
+  for (const [i, p] of pages.entries()) if (p.calls < call) page = i + 1;
+  return page;
+}
+
+/** Each text of an item shown up to `max` characters; the rest is named, for the raw log. */
+export function clipItems(t: Timeline, max: number): Timeline {
+  const clip = (text: string) => (text.length <= max ? text : `${text.slice(0, max)}\n… ${text.length - max} more characters: see the raw log`);
+  const steps = t.steps.map((s) => ({
+    ...s,
+    items: s.items.map((i): TimelineItem => (i.kind === "text" ? { ...i, text: clip(i.text) } : { ...i, command: clip(i.command), stdout: clip(i.stdout), stderr: clip(i.stderr) })),
+  }));
+  return { steps, calls: steps.flatMap((s) => s.items.filter((i): i is ToolCall => i.kind === "call")), declaredSteps: t.declaredSteps };
 }

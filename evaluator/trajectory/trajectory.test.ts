@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hiddenTestNames, scanShortcuts, shortcutSummary } from "./shortcuts";
-import { firstItems, itemCount, parseTimeline, stepCount, type ToolCall } from "./timeline";
+import { hiddenTestNames, MAX_STORED_HITS, scanShortcuts, shortcutKinds, shortcutSummary, storedHits } from "./shortcuts";
+import { clipItems, itemCount, pageOfCall, parseTimeline, stepCount, timelinePage, timelinePages, type ToolCall } from "./timeline";
 
 /** A call block as the rollout's exec wrapper appends it (docs/ROLLOUT.md "Trajectory log"). */
 function block(command: string, stdout = "", stderr = "", exit = "0 12ms"): string {
@@ -53,17 +53,30 @@ describe("parseTimeline", () => {
   });
 });
 
-describe("firstItems", () => {
-  it("keeps the first items across steps and cuts the step where they end", () => {
-    const t = parseTimeline(`##[chainswe] step A\nsaid\n${block("ls")}##[chainswe] step B\n${block("pwd")}${block("id")}##[chainswe] step C\n${block("date")}`);
+describe("timeline pages", () => {
+  const log = `##[chainswe] step A\nsaid\n${block("ls")}##[chainswe] step B\n${block("pwd")}${block("id")}##[chainswe] step C\n${block("date")}`;
+  it("parses each page from its own slice as the whole log reads it: steps, call numbers and lines go on", () => {
+    const t = parseTimeline(log);
     expect(itemCount(t)).toBe(5);
-    const cut = firstItems(t, 3);
-    expect(cut.steps.map((s) => [s.title, s.items.map((i) => (i.kind === "call" ? i.command : i.text))])).toEqual([
-      ["A", ["said", "ls"]],
-      ["B", ["pwd"]],
-    ]);
-    expect([cut.calls.map((c) => c.index), cut.declaredSteps, itemCount(cut)]).toEqual([[1, 2], 2, 3]);
-    expect(firstItems(t, 5)).toBe(t);
+    const pages = timelinePages(log, t, 2);
+    expect(pages.map((p) => [p.line, p.calls, p.step, p.title])).toEqual([[2, 0, 1, "A"], [6, 1, 2, "B"], [11, 3, 3, "C"]]);
+    for (const [i] of pages.entries()) {
+      const { timeline, cut } = timelinePage(log, pages, i + 1, 1 << 20);
+      expect(cut).toBe(false);
+      const whole = t.steps.flatMap((s) => s.items.map((item) => ({ step: s.index, title: s.title, item }))).slice(i * 2, i * 2 + 2);
+      expect(timeline.steps.flatMap((s) => s.items.map((item) => ({ step: s.index, title: s.title, item })))).toEqual(whole);
+    }
+    expect([pageOfCall(pages, 1), pageOfCall(pages, 2), pageOfCall(pages, 3), pageOfCall(pages, 4)]).toEqual([1, 2, 2, 3]);
+  });
+
+  it("reads at most maxChars of a page's slice, and shows each text up to a limit", () => {
+    const big = block("cat big", "y".repeat(5000));
+    const pages = timelinePages(big, parseTimeline(big), 100);
+    const { timeline, cut } = timelinePage(big, pages, 1, 1000);
+    expect(cut).toBe(true);
+    expect(timeline.calls[0]!.stdout.length).toBeLessThan(1000);
+    const clipped = clipItems(parseTimeline(big), 100).calls[0]!;
+    expect(clipped.stdout).toBe(`${"y".repeat(100)}\n… 4900 more characters: see the raw log`);
   });
 });
 
@@ -130,6 +143,16 @@ describe("scanShortcuts", () => {
     ]);
     expect(hits[0]!.command).toBe("git log --all; git reflog; curl http://x");
     expect(shortcutSummary([hits, [], scanShortcuts(parseTimeline(block("wget x")))])).toEqual({ future_history: 1, network: 2 });
+  });
+});
+
+describe("storedHits", () => {
+  it("keeps MAX_STORED_HITS of a scan, the first of each kind among them", () => {
+    const t = parseTimeline(block("git log --all").repeat(3 * MAX_STORED_HITS) + block("curl http://x"));
+    const hits = scanShortcuts(t);
+    const kept = storedHits(hits);
+    expect([hits.length, kept.length, shortcutKinds(kept)]).toEqual([3 * MAX_STORED_HITS + 1, MAX_STORED_HITS, ["future_history", "network"]]);
+    expect(kept.map((h) => h.call)).toEqual([...Array.from({ length: MAX_STORED_HITS - 1 }, (_, i) => i + 1), 3 * MAX_STORED_HITS + 1]);
   });
 });
 

@@ -8,6 +8,7 @@
  *
  * No `import "server-only"`, as in datasets.ts: the CLI and the worker load it.
  */
+import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
 import { loadPredictions, type Predictions } from "@/evaluator/dataset";
 import type { PredictionLimits } from "@/evaluator/dataset/predictions";
@@ -23,7 +24,8 @@ import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, typ
 import { getChain } from "@/lib/dataset/data";
 import { shortcutHitsSchema, shortcutSummarySchema } from "@/evaluator/trajectory/shortcuts";
 import { trajectoryOutcomeSchema } from "@/lib/schemas/trajectory";
-import type { CheckedTrajectories, TrajectoryCheck, TrajectoryRow } from "@/lib/submissions/trajectories";
+import { isStaged, yieldToOthers } from "@/lib/submissions/staged-texts";
+import { timelinePagesSchema, type CheckedTrajectories, type TrajectoryCheck, type TrajectoryRow } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
 
 export { getSubmissionProgress, type ChainJobProgress, type SubmissionProgress } from "@/lib/submissions/progress";
@@ -135,6 +137,8 @@ function predictionRows(predictions: Predictions, chainIds: string[], trajectori
         swebenchInstanceId: p.swebench_instance_id,
         order,
         modelPatch: p.model_patch,
+        /** where the upload-checking thread wrote a large model_patch (then modelPatch is "") */
+        staged: predictions.stagedPatches?.[`${chainId}\u0000${order}`] ?? null,
         meta: columnJson(predictionMetaSchema, Object.fromEntries(META_FIELDS.flatMap((f) => (p[f] ?? fromTrajectory[f]) === undefined ? [] : [[f, p[f] ?? fromTrajectory[f]]]))),
       };
     }),
@@ -151,59 +155,101 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
   const predictions =
     typeof input.predictions === "string" ? await (input.load ?? loadPredictions)(input.predictions, chains, input.limits) : input.predictions;
   if (typeof input.predictions !== "string") checkParsedPredictions(predictions, chains, input.datasetVersion);
-  const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
-  const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});
-  const trajectories = input.trajectories ? await input.trajectories.check(chains, chainIds, input.datasetVersion) : null;
-  const rows = predictionRows(predictions, chainIds, trajectories?.rows ?? []);
-  const systemId =
-    input.systemId ??
-    (await ensureSystem({
-      teamName: input.teamName ?? LOCAL_TEAM,
-      name: input.systemName ?? predictions.system ?? basename(predictions.path).replace(/\.jsonl?$/, ""),
-    }));
-  const { id, run } = await db.$transaction(
-    async (tx) => {
-      await input.admit?.(tx);
-      const entry = input.runOf ? await nextRun(tx, input.runOf, { systemId, datasetVersionId, mode: input.mode, chainIds }) : { runOfId: null, run: 1 };
-      const submission = await tx.submission.create({
-        data: {
-          systemId,
-          datasetVersionId,
-          mode: input.mode,
-          metadata,
-          submittedById: input.submittedById ?? null,
-          ...entry,
-          manifest: input.manifest ? columnJson(runManifestSchema, input.manifest) : null,
-          ruleBreaches: columnJson(ruleBreachesSchema, input.ruleBreaches ?? []),
-          // the version's policy now: a later change of rules does not change how this one is replayed
-          testEditPolicy: testEdits,
-          trajectoriesPublic: input.trajectories?.public ?? false,
-        },
-        select: { id: true, run: true },
-      });
-      await tx.prediction.createMany({ data: rows.map((r) => ({ ...r, submissionId: submission.id })) });
-      if (trajectories) await storeTrajectories(tx, submission.id, trajectories);
-      await enqueueChains(tx, submission.id, chainIds);
-      return submission;
-    },
-    { maxWait: 30_000, timeout: 120_000 },
-  ).catch((e: unknown) => {
-    if (input.runOf && isUniqueViolation(e)) throw new FieldError(RUN_OF_FIELD, "another run of this entry was added at the same moment: send this one again");
-    throw e;
-  });
-  return { id, run, systemId, chains: chainIds.length, predictions: rows.length, warnings: [...predictions.warnings, ...(trajectories?.warnings ?? [])] };
+  // the texts the upload-checking thread staged go in the end: a stored upload moved its own, a refused one stores none
+  const staged = Object.values(predictions.stagedPatches ?? {});
+  try {
+    const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
+    const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});
+    const trajectories = input.trajectories ? await input.trajectories.check(chains, chainIds, input.datasetVersion) : null;
+    staged.push(...(trajectories?.rows ?? []).flatMap((r) => (isStaged(r.log) ? [r.log.staged] : [])));
+    const rows = predictionRows(predictions, chainIds, trajectories?.rows ?? []);
+    const systemId =
+      input.systemId ??
+      (await ensureSystem({
+        teamName: input.teamName ?? LOCAL_TEAM,
+        name: input.systemName ?? predictions.system ?? basename(predictions.path).replace(/\.jsonl?$/, ""),
+      }));
+    const { id, run } = await db.$transaction(
+      async (tx) => {
+        await input.admit?.(tx);
+        const entry = input.runOf ? await nextRun(tx, input.runOf, { systemId, datasetVersionId, mode: input.mode, chainIds }) : { runOfId: null, run: 1 };
+        const submission = await tx.submission.create({
+          data: {
+            systemId,
+            datasetVersionId,
+            mode: input.mode,
+            metadata,
+            submittedById: input.submittedById ?? null,
+            ...entry,
+            manifest: input.manifest ? columnJson(runManifestSchema, input.manifest) : null,
+            ruleBreaches: columnJson(ruleBreachesSchema, input.ruleBreaches ?? []),
+            // the version's policy now: a later change of rules does not change how this one is replayed
+            testEditPolicy: testEdits,
+            trajectoriesPublic: input.trajectories?.public ?? false,
+          },
+          select: { id: true, run: true },
+        });
+        await storePredictions(tx, submission.id, rows);
+        if (trajectories) await storeTrajectories(tx, submission.id, trajectories);
+        await enqueueChains(tx, submission.id, chainIds);
+        return submission;
+      },
+      { maxWait: 30_000, timeout: 120_000 },
+    ).catch((e: unknown) => {
+      if (input.runOf && isUniqueViolation(e)) throw new FieldError(RUN_OF_FIELD, "another run of this entry was added at the same moment: send this one again");
+      throw e;
+    });
+    return { id, run, systemId, chains: chainIds.length, predictions: rows.length, warnings: [...predictions.warnings, ...(trajectories?.warnings ?? [])] };
+  } finally {
+    if (staged.length) await db.stagedText.deleteMany({ where: { id: { in: staged } } });
+  }
 }
 
-/** A submission's checked trajectories and its shortcut flags, in the caller's transaction. */
+type PredictionRow = ReturnType<typeof predictionRows>[number];
+
+/**
+ * A submission's predictions, in the caller's transaction: the small ones in
+ * one statement; each staged patch in a statement of its own, copied in SQL
+ * from where the upload-checking thread wrote it (lib/submissions/staged-texts.ts),
+ * with other requests served between two.
+ */
+async function storePredictions(tx: Tx, submissionId: string, rows: PredictionRow[]): Promise<void> {
+  await tx.prediction.createMany({ data: rows.filter((r) => r.staged === null).map(({ staged: _, ...r }) => ({ ...r, submissionId })) });
+  const staged = rows.flatMap((r) => (r.staged === null ? [] : [{ ...r, staged: r.staged }]));
+  for (const r of staged) {
+    await yieldToOthers();
+    const n = await tx.$executeRaw`INSERT INTO "Prediction" ("id", "submissionId", "continuousId", "swebenchInstanceId", "order", "modelPatch", "meta")
+      SELECT ${randomUUID()}, ${submissionId}, ${r.continuousId}, ${r.swebenchInstanceId}, CAST(${r.order} AS INTEGER), "text", ${r.meta} FROM "StagedText" WHERE "id" = ${r.staged}`;
+    if (n !== 1) throw new Error(`the staged patch of ${r.continuousId} bug ${r.order} is gone`);
+  }
+  if (staged.length) await tx.stagedText.deleteMany({ where: { id: { in: staged.map((r) => r.staged) } } });
+}
+
+/** A submission's checked trajectories and its shortcut flags, in the caller's transaction; a staged log is copied in SQL, as a staged patch is. */
 async function storeTrajectories(tx: Tx, submissionId: string, t: CheckedTrajectories): Promise<void> {
-  await tx.trajectory.createMany({
-    data: t.rows.map((r) => ({
-      ...r,
-      submissionId,
+  for (const r of t.rows) {
+    const row = {
+      continuousId: r.continuousId,
+      order: r.order,
       outcome: r.outcome ? columnJson(trajectoryOutcomeSchema, r.outcome) : null,
       shortcuts: columnJson(shortcutHitsSchema, r.shortcuts),
-    })),
-  });
+      shortcutHits: r.shortcutHits,
+      steps: r.steps,
+      calls: r.calls,
+      items: r.items,
+      pages: columnJson(timelinePagesSchema, r.pages),
+    };
+    if (!isStaged(r.log)) {
+      await tx.trajectory.create({ data: { ...row, submissionId, log: r.log }, select: { id: true } });
+      continue;
+    }
+    await yieldToOthers();
+    const n = await tx.$executeRaw`INSERT INTO "Trajectory" ("id", "submissionId", "continuousId", "order", "log", "outcome", "shortcuts", "shortcutHits", "steps", "calls", "items", "pages")
+      SELECT ${randomUUID()}, ${submissionId}, ${row.continuousId}, CAST(${row.order} AS INTEGER), "text", ${row.outcome}, ${row.shortcuts}, CAST(${row.shortcutHits} AS INTEGER),
+        CAST(${row.steps} AS INTEGER), CAST(${row.calls} AS INTEGER), CAST(${row.items} AS INTEGER), ${row.pages} FROM "StagedText" WHERE "id" = ${r.log.staged}`;
+    if (n !== 1) throw new Error(`the staged log of ${r.continuousId} bug ${r.order} is gone`);
+    await tx.stagedText.delete({ where: { id: r.log.staged } });
+  }
   await tx.submission.update({ where: { id: submissionId }, data: { shortcuts: columnJson(shortcutSummarySchema, t.summary) } });
 }
 

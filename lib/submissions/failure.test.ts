@@ -5,6 +5,8 @@
  * its evidence linking to the prior bug's page.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_STORED_HITS } from "@/evaluator/trajectory/shortcuts";
+import { TIMELINE_PAGE_ITEMS } from "@/lib/submissions/trajectories";
 import { touchedFiles } from "@/evaluator/diff";
 import { bugResultRow } from "@/evaluator/queue/results";
 import type { Viewer } from "@/lib/authz";
@@ -196,12 +198,35 @@ describe("getFailurePage: the trajectory and the start state", () => {
     expect(await bugTrajectoryLog(member, seqId, CHAIN, 2)).toEqual({ filename: `${seqId}-${CHAIN}-2.trajectory.log`, text: LOG2 });
     await expect(bugTrajectoryLog(null, seqId, CHAIN, 2)).rejects.toBeInstanceOf(NotFoundError);
     await expect(bugTrajectoryLog(member, seqId, CHAIN, 3)).rejects.toBeInstanceOf(NotFoundError);
-    const { MAX_TIMELINE_ITEMS } = await import("@/lib/submissions/trajectory-view");
-    const long = "##[chainswe] $ ls\n##[chainswe] exit 0 1ms\n".repeat(MAX_TIMELINE_ITEMS + 7);
-    await t.db.trajectory.update({ where: { submissionId_continuousId_order: { submissionId: seqId, continuousId: CHAIN, order: 2 } }, data: { log: long, calls: MAX_TIMELINE_ITEMS + 7 } });
+    // a log stored before pages were: paged all the same
+    const long = "##[chainswe] $ ls\n##[chainswe] exit 0 1ms\n".repeat(2 * TIMELINE_PAGE_ITEMS + 7);
+    await t.db.trajectory.update({ where: { submissionId_continuousId_order: { submissionId: seqId, continuousId: CHAIN, order: 2 } }, data: { log: long, calls: 2 * TIMELINE_PAGE_ITEMS + 7, items: 2 * TIMELINE_PAGE_ITEMS + 7 } });
     const page = await failure.getFailurePage(member, seqId, CHAIN, 2);
-    expect(page.trajectory).toMatchObject({ state: "visible", shown: MAX_TIMELINE_ITEMS, items: MAX_TIMELINE_ITEMS + 7, calls: MAX_TIMELINE_ITEMS + 7, rawUrl: `/api/v1/submissions/${seqId}/trajectories/${CHAIN}/2` });
-    expect(page.trajectory.state === "visible" && page.trajectory.timeline.calls).toHaveLength(MAX_TIMELINE_ITEMS);
+    expect(page.trajectory).toMatchObject({ state: "visible", page: 1, pages: 3, items: 2 * TIMELINE_PAGE_ITEMS + 7, rawUrl: `/api/v1/submissions/${seqId}/trajectories/${CHAIN}/2` });
+    expect(page.trajectory.state === "visible" && page.trajectory.timeline.calls).toHaveLength(TIMELINE_PAGE_ITEMS);
+    const last = (await failure.getFailurePage(member, seqId, CHAIN, 2, 9)).trajectory;
+    expect(last.state === "visible" && [last.page, last.timeline.calls.map((c) => c.index)]).toEqual([3, Array.from({ length: 7 }, (_, i) => 2 * TIMELINE_PAGE_ITEMS + i + 1)]);
+  });
+
+  it("a forged log of dense shortcut calls: its page shows one page of items, outputs cut, and the hits stored are capped", async () => {
+    const { checkTrajectories } = await import("@/lib/submissions/trajectories");
+    const { getChain } = await import("@/lib/dataset/data");
+    const chain = (await getChain("v1", CHAIN))!;
+    const dense = "##[chainswe] $ git log --all\nout\n##[chainswe] exit 0 1ms\n".repeat(20_000) + `##[chainswe] $ cat big\n${"y".repeat(200_000)}\n##[chainswe] exit 0 1ms\n`;
+    const checked = checkTrajectories({ files: [{ path: `${CHAIN}/2.log`, text: dense }], warnings: [] }, [chain], [CHAIN], "v1");
+    const row = checked.rows[0]!;
+    expect([row.shortcuts.length, row.shortcutHits, row.items, row.pages.length]).toEqual([MAX_STORED_HITS, 20_000, 20_001, Math.ceil(20_001 / TIMELINE_PAGE_ITEMS)]);
+    await t.db.trajectory.deleteMany({ where: { submissionId: seqId } });
+    await t.db.submission.update({ where: { id: seqId }, data: { trajectoriesPublic: true } });
+    const { addTrajectories } = await import("@/lib/submissions/data");
+    expect(await addTrajectories(seqId, async () => checked, true)).toBe(true);
+    const view = (await failure.getFailurePage(null, seqId, CHAIN, 2)).trajectory;
+    expect(view.state === "visible" && [view.pages, view.timeline.calls.length, view.shortcuts.length, view.shortcutHits]).toEqual([row.pages.length, TIMELINE_PAGE_ITEMS, MAX_STORED_HITS, 20_000]);
+    const tail = (await failure.getFailurePage(null, seqId, CHAIN, 2, row.pages.length)).trajectory;
+    const big = tail.state === "visible" ? tail.timeline.calls.at(-1)! : null;
+    expect([big?.command, big && big.stdout.length < 200_000, big?.stdout.endsWith("more characters: see the raw log")]).toEqual(["cat big", true, true]);
+    // what the page hands the browser is bounded, not the log's size
+    expect(JSON.stringify(view).length).toBeLessThan(100_000);
   });
 
   it("in Seq, names each earlier bug's patch and whether it is in the start state; in Oracle, none", async () => {

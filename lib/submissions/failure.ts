@@ -207,7 +207,7 @@ async function chainErrorFor(sides: FailureSide[], continuousId: string, order: 
   };
 }
 
-export async function getFailurePage(viewer: Viewer | null, submissionId: string, continuousId: string, order: number): Promise<FailurePage> {
+export async function getFailurePage(viewer: Viewer | null, submissionId: string, continuousId: string, order: number, trajectoryPage = 1): Promise<FailurePage> {
   const access = await readableSubmission(viewer, submissionId);
   const sub = await db.submission.findUniqueOrThrow({
     where: { id: submissionId },
@@ -240,7 +240,7 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
     // the figures are public like the row's costs; the patch is for the team and reviewers only
     db.prediction.findUnique({ where: { submissionId_continuousId_order: { submissionId, continuousId, order } }, select: { modelPatch: mayReadPatch, meta: true } }),
     db.bugResult.findMany({ where: { submissionId, continuousId }, select: { order: true, resolved: true } }),
-    bugTrajectory(viewer, { id: sub.id, teamId: access.teamId, visibility: access.visibility }, continuousId, order),
+    bugTrajectory(viewer, { id: sub.id, teamId: access.teamId, visibility: access.visibility }, continuousId, order, trajectoryPage),
     carriedPatches(submissionId, mode, continuousId, chain.bugs.filter((b) => b.order < order)),
   ]);
   // the grader's record of the gold files when there is one; the same files as the gold patch names

@@ -2,7 +2,8 @@
  * receiveSubmission against a real SQLite file (demo dataset as v1), with real
  * multipart Requests built from FormData and Blobs, as a browser or the CLI sends them.
  */
-import { readFile, readdir } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
@@ -373,6 +374,34 @@ describe("receiveSubmission: trajectories", () => {
     expect(row.trajectories[0]!.log).toBe(log1);
     expect(JSON.parse(row.trajectories[0]!.shortcuts)).toEqual([{ kind: "future_history", call: 1, command: "git log --all --oneline", why: expect.stringContaining("--all") }]);
     expect(JSON.parse(row.trajectories[0]!.outcome!)).toMatchObject({ wall_seconds: 3.2, metrics: { turns: 2 } });
+  });
+
+  it("large patches and logs are written by the checking thread and moved into their rows in SQL: stored whole, nothing left staged; a refused upload leaves none either", async () => {
+    const big = `--- /dev/null\n+++ b/big.py\n@@ -0,0 +1,1000 @@\n${"+x = 1  # padding padding padding\n".repeat(1000)}`;
+    const predictions = withLine(0, (r) => ({ ...r, model_patch: big }));
+    const log = call("ls", "z".repeat(40_000) + "\n");
+    const got = await intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/1.log": log }), {}, predictions), { limits: LIMITS });
+    const stored = await t.db.prediction.findFirstOrThrow({ where: { submissionId: got.id, continuousId: "dateranges-chain-1", order: 1 }, select: { modelPatch: true, meta: true } });
+    expect(stored.modelPatch).toBe(big);
+    expect((await t.db.trajectory.findFirstOrThrow({ where: { submissionId: got.id }, select: { log: true } })).log).toBe(log);
+    expect(await t.db.stagedText.count()).toBe(0);
+    // the patch is staged, then the archive refused
+    await expect(intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/9.log": log }), {}, predictions), { limits: LIMITS })).rejects.toBeInstanceOf(FieldError);
+    expect(await t.db.stagedText.count()).toBe(0);
+  });
+
+  it("the checking thread hands back a trajectory's log as where it staged it, not as a copy of the log", async () => {
+    const { uploadedTrajectories } = await import("@/lib/submissions/trajectories");
+    const { getChain } = await import("@/lib/dataset/data");
+    const dir = await mkdtemp(join(tmpdir(), "chainswe-traj-"));
+    const path = join(dir, "t.tgz");
+    await writeFile(path, Buffer.from(await (await archive({ "dateranges-chain-1/1.log": call("ls", "z".repeat(40_000) + "\n") })).arrayBuffer()));
+    const chain = (await getChain("v1", "dateranges-chain-1"))!;
+    const checked = await uploadedTrajectories({ path, name: "t.tgz" }, 1 << 20, process.env.DATABASE_URL)([chain], [chain.continuous_id], "v1");
+    expect(checked.rows[0]!.log).toEqual({ staged: expect.any(String) });
+    expect(await t.db.stagedText.count()).toBe(1);
+    await t.db.stagedText.deleteMany();
+    await rm(dir, { recursive: true, force: true });
   });
 
   it("a bug's effort the prediction line does not report is taken from its trajectory: steps, wall time; the line's own figures come first", async () => {

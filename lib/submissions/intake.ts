@@ -157,8 +157,9 @@ export async function receiveSubmission(
       datasetVersion: request.dataset_version,
       mode: request.mode,
       predictions: file.path,
-      // CPU-bound: on a worker thread, so one hostile upload cannot stall the site
-      load: loadPredictionsOffThread,
+      // CPU-bound: on a worker thread, so one hostile upload cannot stall the site; its large texts written to
+      // the database from there (lib/submissions/staged-texts.ts), as the trajectories' logs are
+      load: (path, chains, limits) => loadPredictionsOffThread(path, chains, limits, { stageTo: env().DATABASE_URL }),
       limits: { maxFileBytes: limits.maxUploadBytes, maxPatchBytes: limits.maxPatchBytes },
       chainIds: request.chains ?? null,
       metadata: request.metadata ?? {},
@@ -167,7 +168,7 @@ export async function receiveSubmission(
       manifest: request.manifest ?? null,
       ruleBreaches: flagged,
       // read and scanned off the request thread, as the predictions are
-      trajectories: trajectories ? { check: uploadedTrajectories(trajectories, limits.maxTrajectoriesBytes), public: request.trajectories_public ?? false } : null,
+      trajectories: trajectories ? { check: uploadedTrajectories(trajectories, limits.maxTrajectoriesBytes, env().DATABASE_URL), public: request.trajectories_public ?? false } : null,
     }).catch(async (e: unknown) => {
       if (e instanceof InputError || e instanceof SubmissionError || e instanceof FieldError || (e instanceof LimitError && e.status === 413)) {
         await recordRefusedUpload(viewer.id, now);

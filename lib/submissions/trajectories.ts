@@ -19,13 +19,15 @@ import * as tar from "tar-stream";
 import { formatBytes } from "@/lib/format";
 import { runOffThread } from "@/evaluator/dataset/predictions-off-thread";
 import { pathSegment } from "@/evaluator/trajectory/layout";
-import { hiddenTestNames, scanShortcuts, shortcutSummary, type ShortcutHit, type ShortcutSummary } from "@/evaluator/trajectory/shortcuts";
-import { parseTimeline, stepCount } from "@/evaluator/trajectory/timeline";
+import { z } from "zod";
+import { hiddenTestNames, scanShortcuts, shortcutSummary, storedHits, type ShortcutHit, type ShortcutSummary } from "@/evaluator/trajectory/shortcuts";
+import { itemCount, parseTimeline, stepCount, timelinePages, type TimelinePageStart } from "@/evaluator/trajectory/timeline";
 import { FieldError, LimitError } from "@/lib/errors";
 import type { Chain } from "@/lib/schemas/dataset";
 import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/lib/schemas/trajectory";
 import { fileArchiveKind } from "@/lib/submissions/archive-kind";
 import { TRAJECTORIES_FIELD } from "@/lib/submissions/request";
+import type { StagedText } from "@/lib/submissions/staged-texts";
 
 /** One bug's log (the failure page shows its first items; its raw route the whole). */
 export const MAX_TRAJECTORY_LOG_BYTES = 4 * 1024 * 1024;
@@ -96,14 +98,25 @@ export async function readTrajectoryArchive(file: string, name: string, maxUnpac
   return { files, warnings };
 }
 
+/** Items per page of a timeline (the failure page's `?page=`). */
+export const TIMELINE_PAGE_ITEMS = 100;
+
+export const timelinePagesSchema = z.array(z.object({ at: z.number().int().nonnegative(), line: z.number().int().positive(), calls: z.number().int().nonnegative(), step: z.number().int().positive(), title: z.string().nullable() }));
+
 export type TrajectoryRow = {
   continuousId: string;
   order: number;
-  log: string;
+  /** an upload's, staged by the upload-checking thread (uploadedTrajectories) */
+  log: string | StagedText;
   outcome: TrajectoryOutcome | null;
+  /** storedHits of the scan, and how many the scan found */
   shortcuts: ShortcutHit[];
+  shortcutHits: number;
   steps: number;
   calls: number;
+  items: number;
+  /** where each page of TIMELINE_PAGE_ITEMS items starts in the log */
+  pages: TimelinePageStart[];
 };
 
 export type CheckedTrajectories = { rows: TrajectoryRow[]; summary: ShortcutSummary; warnings: string[] };
@@ -144,14 +157,18 @@ export function checkTrajectories(archive: TrajectoryArchive, chains: Chain[], c
     const parsed = outcome ? parseOutcome(outcome, chain, order) : null;
     const bug = chain.bug_fixes[order - 1]!;
     const timeline = parseTimeline(log.text);
+    const hits = scanShortcuts(timeline, hiddenTestNames(bug.test_patch, bug.FAIL_TO_PASS));
     return {
       continuousId: chain.continuous_id,
       order,
       log: log.text,
       outcome: parsed,
-      shortcuts: scanShortcuts(timeline, hiddenTestNames(bug.test_patch, bug.FAIL_TO_PASS)),
+      shortcuts: storedHits(hits),
+      shortcutHits: hits.length,
       steps: stepCount(timeline),
       calls: timeline.calls.length,
+      items: itemCount(timeline),
+      pages: timelinePages(log.text, timeline, TIMELINE_PAGE_ITEMS),
     };
   });
   rows.sort((a, b) => a.continuousId.localeCompare(b.continuousId) || a.order - b.order);
@@ -164,12 +181,14 @@ export type TrajectoryCheck = (chains: Chain[], chainIds: string[], version: str
 /**
  * An uploaded archive, read and checked on the upload-checking thread
  * (runOffThread): a hostile archive (a million tiny calls, megabyte-long
- * commands) costs that thread, never the requests of others.
+ * commands) costs that thread, never the requests of others. What comes back
+ * is small (counts, capped hits, page starts): the thread writes the logs to
+ * the database at `stageTo` (lib/submissions/staged-texts.ts).
  */
 export const uploadedTrajectories =
-  (file: { path: string; name: string }, maxBytes: number): TrajectoryCheck =>
+  (file: { path: string; name: string }, maxBytes: number, stageTo?: string): TrajectoryCheck =>
   async (chains, chainIds, version) =>
-    (await runOffThread("trajectories", { path: file.path, name: file.name, maxBytes, chains, chainIds, version }, TRAJECTORIES_FIELD)) as CheckedTrajectories;
+    (await runOffThread("trajectories", { path: file.path, name: file.name, maxBytes, chains, chainIds, version, stageTo }, TRAJECTORIES_FIELD)) as CheckedTrajectories;
 
 /** An archive already read (the demo's shipped trajectories), checked in process. */
 export const readTrajectories =

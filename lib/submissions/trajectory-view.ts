@@ -8,10 +8,11 @@
 import { canReadTrajectories, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { shortcutHitsSchema, shortcutKinds, type ShortcutHit, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
-import { firstItems, itemCount, parseTimeline, type Timeline } from "@/evaluator/trajectory/timeline";
+import { clipItems, pageOfCall, parseTimeline, timelinePage, timelinePages, type Timeline } from "@/evaluator/trajectory/timeline";
 import { parseColumn, type Visibility } from "@/lib/schemas/columns";
 import type { Mode } from "@/lib/schemas/prediction";
 import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/lib/schemas/trajectory";
+import { TIMELINE_PAGE_ITEMS, timelinePagesSchema } from "@/lib/submissions/trajectories";
 import { failurePageUrl, rawTrajectoryUrl } from "@/lib/submissions/urls";
 
 export type TrajectoryView =
@@ -21,27 +22,35 @@ export type TrajectoryView =
   | { state: "hidden"; kinds: ShortcutKind[] }
   | {
       state: "visible";
-      /** the first MAX_TIMELINE_ITEMS items */
+      /** one page of the timeline: TIMELINE_PAGE_ITEMS items, each text shown up to MAX_SHOWN_CHARS */
       timeline: Timeline;
-      /** the items shown, and the whole log's; and the calls in it */
-      shown: number;
+      /** this page (1-based) of `pages`; `cut`: the page's slice of the log ended before its items did */
+      page: number;
+      pages: number;
+      cut: boolean;
+      /** the whole log's items and calls */
       items: number;
       calls: number;
       outcome: TrajectoryOutcome | null;
-      shortcuts: ShortcutHit[];
+      /** the hits stored (at most MAX_STORED_HITS), each with the page its call is on; and how many the scan found */
+      shortcuts: (ShortcutHit & { page: number })[];
+      shortcutHits: number;
       steps: number;
       /** the log as uploaded */
       rawUrl: string;
     };
 
-/** What a page shows of one log: a real agent's bug is far shorter; a longer (or forged) log is read in full from rawUrl. */
-export const MAX_TIMELINE_ITEMS = 500;
+/** What one page reads of the log at most, and shows of one text (a command, an output, the agent's text); the raw log has the rest. */
+export const MAX_PAGE_CHARS = 128 * 1024;
+export const MAX_SHOWN_CHARS = 16 * 1024;
 
 export async function bugTrajectory(
   viewer: Viewer | null,
   submission: { id: string; teamId: string; visibility: Visibility },
   continuousId: string,
   order: number,
+  /** the timeline's page (`?page=`); out of range is the nearest */
+  page = 1,
 ): Promise<TrajectoryView> {
   const row = await db.trajectory.findUnique({
     where: { submissionId_continuousId_order: { submissionId: submission.id, continuousId, order } },
@@ -52,22 +61,28 @@ export async function bugTrajectory(
   if (!canReadTrajectories(viewer, { ...submission, trajectoriesPublic: row.submission.trajectoriesPublic })) {
     return { state: "hidden", kinds: shortcutKinds(shortcuts) };
   }
-  // the log only once the viewer may read it: it may be megabytes
+  // the log only once the viewer may read it: it may be megabytes, of which one page is parsed
   const full = await db.trajectory.findUniqueOrThrow({
     where: { submissionId_continuousId_order: { submissionId: submission.id, continuousId, order } },
-    select: { log: true, outcome: true, steps: true, calls: true },
+    select: { log: true, outcome: true, steps: true, calls: true, items: true, pages: true, shortcutHits: true },
   });
-  const timeline = parseTimeline(full.log);
-  const shown = firstItems(timeline, MAX_TIMELINE_ITEMS);
+  let starts = parseColumn(timelinePagesSchema, full.pages, "Trajectory.pages");
+  // a log stored before pages were: read whole once per view
+  if (starts.length === 0 && full.log !== "") starts = timelinePages(full.log, parseTimeline(full.log), TIMELINE_PAGE_ITEMS);
+  const shown = Math.min(Math.max(1, page), Math.max(1, starts.length));
+  const { timeline, cut } = timelinePage(full.log, starts, shown, MAX_PAGE_CHARS);
   return {
     state: "visible",
-    timeline: shown,
-    shown: itemCount(shown),
-    items: itemCount(timeline),
+    timeline: clipItems(timeline, MAX_SHOWN_CHARS),
+    page: shown,
+    pages: Math.max(1, starts.length),
+    cut,
+    items: full.items,
     calls: full.calls,
     rawUrl: rawTrajectoryUrl(submission.id, continuousId, order),
     outcome: full.outcome === null ? null : parseColumn(trajectoryOutcomeSchema, full.outcome, "Trajectory.outcome"),
-    shortcuts,
+    shortcuts: shortcuts.map((h) => ({ ...h, page: pageOfCall(starts, h.call) })),
+    shortcutHits: Math.max(full.shortcutHits, shortcuts.length),
     steps: full.steps,
   };
 }

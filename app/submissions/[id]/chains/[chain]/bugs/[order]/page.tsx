@@ -27,20 +27,22 @@ import { bugOrderParam } from "@/lib/submissions/urls";
 
 export const metadata: Metadata = { title: "Bug failure · ChainSWE" };
 
-type Props = { params: Promise<{ id: string; chain: string; order: string }> };
+type Props = { params: Promise<{ id: string; chain: string; order: string }>; searchParams: Promise<{ page?: string | string[] }> };
 
-async function load(id: string, chain: string, order: string): Promise<FailurePage> {
+async function load(id: string, chain: string, order: string, page: number): Promise<FailurePage> {
   try {
-    return await getFailurePage(await getViewer(), id, chain, bugOrderParam(order));
+    return await getFailurePage(await getViewer(), id, chain, bugOrderParam(order), page);
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
 }
 
-export default async function FailurePageView({ params }: Props) {
+export default async function FailurePageView({ params, searchParams }: Props) {
   const { id, chain, order } = await params;
-  const page = await load(id, chain, order);
+  // the trajectory's page: a plain positive integer, else the first
+  const asked = (await searchParams).page;
+  const page = await load(id, chain, order, typeof asked === "string" && /^[1-9][0-9]{0,5}$/.test(asked) ? Number(asked) : 1);
   const { submission: s, bug, sides } = page;
   const current = sides[0];
   const oracle = sides.find((x) => x.mode === "oracle");
