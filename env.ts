@@ -80,9 +80,10 @@ export const envSchema = z.object({
   /** distributed mode: chains on Redis at once */
   CHAINSWE_DISPATCH_MAX: int(64),
   /**
-   * "true" lets team webhooks reach loopback, private and link-local addresses,
-   * which are refused by default (server-side request forgery): for tests and
-   * deployments whose receivers sit on an intranet.
+   * "true" lets team webhooks reach loopback, private, link-local and other
+   * special-purpose addresses and the machine's own, which are refused by
+   * default (server-side request forgery, lib/notifications/address.ts): for
+   * tests and deployments whose receivers sit on an intranet.
    */
   CHAINSWE_WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   /** notifications are e-mailed to team members who gave an address when this is set (smtp://user:pass@host:port, or smtps://) */

@@ -113,7 +113,7 @@ export const webhookAction = formAction({ bound: 1 }, async (slug: string, _prev
       result = ok({ secret: null }, "Webhook removed.");
     } else {
       const sent = await sendTestDelivery(viewer, slug);
-      result = ok({ secret: null }, sent.ok ? `Test delivery sent: HTTP ${sent.httpStatus}.` : `Test delivery failed: ${sent.error ?? `HTTP ${sent.httpStatus}`}; it will be retried.`);
+      result = ok({ secret: null }, sent.ok ? "Test delivery: delivered." : `Test delivery failed: ${sent.answer}. A test delivery is not retried.`);
     }
   } catch (e) {
     return failure(e);

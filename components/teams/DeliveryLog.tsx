@@ -1,4 +1,4 @@
-/** The team's latest deliveries (webhook and e-mail) and each attempt: when, the answer, how long, when the next is due. */
+/** The team's latest deliveries (webhook and e-mail) and each attempt: when, the answer ("delivered" or a failure's category), how long, when the next is due. */
 import { DataTable } from "@/components/ui/DataTable";
 import { UtcTime } from "@/components/ui/Time";
 import type { DeliveryRow } from "@/lib/notifications/webhooks";
@@ -9,17 +9,14 @@ type AttemptRow = DeliveryRow["attempts"][number] & { key: string; delivery: Del
 function attemptRows(deliveries: DeliveryRow[]): AttemptRow[] {
   return deliveries.flatMap((d) => {
     const untried = d.attempts.length === 0;
-    const tries = untried ? [{ at: d.createdAt, httpStatus: null, error: null, durationMs: 0, nextAttemptAt: null }] : d.attempts;
+    const tries = untried ? [{ at: d.createdAt, ok: false, answer: "", durationMs: 0, nextAttemptAt: null }] : d.attempts;
     return tries.map((a, i) => ({ ...a, key: `${d.id}-${i}`, delivery: d, first: i === 0, untried }));
   });
 }
 
 function Answer({ row }: { row: AttemptRow }) {
   if (row.untried) return <span className="muted">not tried yet</span>;
-  const status = row.httpStatus ? `HTTP ${row.httpStatus}` : null;
-  if (row.error) return <span className="error">{[status, row.error].filter(Boolean).join(": ")}</span>;
-  // an e-mail has no status: the SMTP server took it
-  return <>{status ?? "sent"}</>;
+  return row.ok ? <>{row.answer}</> : <span className="error">{row.answer}</span>;
 }
 
 export function DeliveryLog({ deliveries }: { deliveries: DeliveryRow[] }) {

@@ -41,3 +41,28 @@ export function rateStore(): RateStore {
   };
 }
 
+
+/** One sliding-window limit: at most `limit` events under `key` within the window. */
+export type RateLimit = { key: string; limit: number };
+
+/**
+ * Counts one event under every key unless that puts one of them over its
+ * limit within the window; a refused event counts nowhere. Answers, when
+ * refused, the key that was full and when it frees a place.
+ */
+export async function takeRateSlot(
+  store: RateStore,
+  limits: readonly RateLimit[],
+  windowMs: number,
+  now: number,
+): Promise<{ allowed: true } | { allowed: false; key: string; retryAt: number }> {
+  const since = now - windowMs;
+  const counted = await Promise.all(limits.map(async (l) => ({ ...l, events: await store.add(l.key, now, since) })));
+  const full = counted
+    .filter((c) => c.events.length > c.limit)
+    .map((c) => ({ key: c.key, retryAt: c.events[c.events.length - 1 - c.limit]! + windowMs }))
+    .sort((a, b) => b.retryAt - a.retryAt);
+  if (full.length === 0) return { allowed: true };
+  await Promise.all(limits.map((l) => store.remove(l.key, now)));
+  return { allowed: false, ...full[0]! };
+}

@@ -12,8 +12,9 @@ import { coerceError } from "@/lib/errors";
 import { deliveryChannelSchema, notificationEventSchema, type DeliveryChannel } from "@/lib/schemas/columns";
 import { afterAttempt } from "./backoff";
 import { sendEmail, type EmailSettings } from "./email";
-import { notificationEmail, notificationPayload, notificationPayloadSchema, webhookBody, type NotificationPayload } from "./payload";
-import { postWebhook, type AttemptOutcome } from "./post";
+import type { AttemptFailure, AttemptOutcome } from "./outcome";
+import { TEST_EVENT, notificationEmail, notificationPayload, notificationPayloadSchema, webhookBody, type NotificationPayload } from "./payload";
+import { postWebhook } from "./post";
 import { plannedDeliveries } from "./recipients";
 import { webhookHeaders } from "./signature";
 
@@ -113,35 +114,44 @@ export async function claimDueDeliveries(now: Date, limit = 10): Promise<Claimed
 
 /** A delivery that can never succeed as things are (no webhook, no e-mail settings): failed at once, not retried. */
 type Hopeless = AttemptOutcome & { final: true };
-const hopeless = (error: string): Hopeless => ({ ok: false, httpStatus: null, error, durationMs: 0, final: true });
+const hopeless = (failure: AttemptFailure, detail: string): Hopeless => ({ ok: false, httpStatus: null, failure, detail, durationMs: 0, final: true });
 
 async function send(d: ClaimedDelivery, channel: DeliveryChannel, payload: NotificationPayload, settings: DeliverySettings, now: Date): Promise<AttemptOutcome | Hopeless> {
   if (channel === "email") {
-    if (!settings.email) return hopeless("the site no longer sends e-mail (CHAINSWE_SMTP_URL is not set)");
-    if (!d.recipient) return hopeless("no recipient");
+    if (!settings.email) return hopeless("e-mail turned off", "the site no longer sends e-mail (CHAINSWE_SMTP_URL is not set)");
+    if (!d.recipient) return hopeless("no recipient", "no recipient");
     return sendEmail(settings.email, d.recipient, notificationEmail(payload));
   }
   const webhook = await db.teamWebhook.findUnique({ where: { teamId: d.teamId }, select: { url: true, secret: true } });
-  if (!webhook) return hopeless("the team has no webhook any more");
+  if (!webhook) return hopeless("webhook removed", "the team has no webhook any more");
   const body = webhookBody(payload, d.id);
   return postWebhook(webhook.url, webhookHeaders({ secret: webhook.secret, body, event: payload.event, deliveryId: d.id, now }), body, { allowPrivate: settings.allowPrivate });
 }
 
-/** One attempt at a claimed delivery, written to its log with when the next one is due. */
+/**
+ * One attempt at a claimed delivery, written to its log with when the next
+ * one is due. Only the outcome's category is stored (what the team sees); its
+ * detail goes to the operator's log. A test delivery is tried once: pressing
+ * the button again is the retry.
+ */
 export async function attemptDelivery(d: ClaimedDelivery, settings: DeliverySettings, now: Date = new Date()): Promise<AttemptOutcome> {
   let outcome: AttemptOutcome | Hopeless;
+  let retried = true;
   try {
-    outcome = await send(d, deliveryChannelSchema.parse(d.channel), notificationPayloadSchema.parse(JSON.parse(d.payload)), settings, now);
+    const payload = notificationPayloadSchema.parse(JSON.parse(d.payload));
+    retried = payload.event !== TEST_EVENT;
+    outcome = await send(d, deliveryChannelSchema.parse(d.channel), payload, settings, now);
   } catch (e) {
-    outcome = { ok: false, httpStatus: null, error: coerceError(e).message, durationMs: 0 };
+    outcome = { ok: false, httpStatus: null, failure: "site error", detail: coerceError(e).message, durationMs: 0 };
   }
   const attempts = d.attempts + 1;
   const ended = new Date(now.getTime() + outcome.durationMs);
-  const next = "final" in outcome ? { status: "failed" as const, nextAttemptAt: null } : afterAttempt(attempts, outcome.ok, ended);
+  const next = outcome.ok || (retried && !("final" in outcome)) ? afterAttempt(attempts, outcome.ok, ended) : { status: "failed" as const, nextAttemptAt: null };
+  if (!outcome.ok) log(`delivery ${d.id} attempt ${attempts}: ${outcome.failure} (${outcome.detail ?? "no detail"})`);
   await db.$transaction([
     db.notificationDelivery.update({ where: { id: d.id }, data: { status: next.status, attempts, nextAttemptAt: next.nextAttemptAt } }),
     db.deliveryAttempt.create({
-      data: { deliveryId: d.id, at: now, durationMs: outcome.durationMs, httpStatus: outcome.httpStatus, error: outcome.error, nextAttemptAt: next.nextAttemptAt },
+      data: { deliveryId: d.id, at: now, durationMs: outcome.durationMs, httpStatus: outcome.httpStatus, error: outcome.failure, nextAttemptAt: next.nextAttemptAt },
     }),
   ]);
   return outcome;

@@ -4,7 +4,7 @@
  */
 import nodemailer, { type Transporter } from "nodemailer";
 import { coerceError } from "@/lib/errors";
-import type { AttemptOutcome } from "./post";
+import type { AttemptFailure, AttemptOutcome } from "./outcome";
 
 export type EmailSettings = { url: string; from: string };
 
@@ -25,8 +25,16 @@ export async function sendEmail(settings: EmailSettings, to: string, message: { 
   const durationMs = () => Math.round(performance.now() - started);
   try {
     await transport(settings.url).sendMail({ from: settings.from, to, subject: message.subject, text: message.text });
-    return { ok: true, httpStatus: null, error: null, durationMs: durationMs() };
+    return { ok: true, httpStatus: null, failure: null, detail: null, durationMs: durationMs() };
   } catch (e) {
-    return { ok: false, httpStatus: null, error: coerceError(e).message, durationMs: durationMs() };
+    return { ok: false, httpStatus: null, failure: mailFailure(e), detail: coerceError(e).message, durationMs: durationMs() };
   }
+}
+
+/** nodemailer's error codes, as a category (the message names the server and the recipient). */
+function mailFailure(e: unknown): AttemptFailure {
+  const code = (e as { code?: unknown }).code;
+  if (code === "ETIMEDOUT") return "timed out";
+  if (code === "ECONNECTION" || code === "ESOCKET" || code === "EDNS" || code === "ETLS") return "unreachable";
+  return "mail server refused";
 }

@@ -1,87 +1,118 @@
 /**
  * The one HTTP call to a team's webhook: a POST to an address the team chose,
- * so treated as untrusted. Every address its host resolves to is checked
- * (./address.ts) before connecting, redirects are not followed (a 3xx is a
- * failed attempt), the whole exchange has a deadline, and at most
- * MAX_RESPONSE_BYTES of the answer are read.
+ * so treated as untrusted. The host is resolved once, every address is checked
+ * (./address.ts, with the machine's own interface addresses as they are now),
+ * and the connection goes to those checked addresses only: the request's
+ * lookup answers them without asking DNS again, so a name cannot answer a
+ * public address to the check and a private one to the connection. Redirects
+ * are not followed (a 3xx is a failed attempt), the whole exchange, lookup
+ * included, has a deadline, and at most MAX_RESPONSE_BYTES of the answer are
+ * read. The outcome is a category (./outcome.ts); the raw error is its detail.
  */
 import { lookup, type LookupAddress, type LookupOptions } from "node:dns";
 import http from "node:http";
 import https from "node:https";
+import { isIP } from "node:net";
+import { networkInterfaces } from "node:os";
 import { coerceError } from "@/lib/errors";
-import { isPrivateAddress, webhookHostProblem } from "./address";
+import { addressProblem, webhookHostProblem } from "./address";
+import { httpFailure, type AttemptFailure, type AttemptOutcome } from "./outcome";
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
-/** What one attempt came to, as the delivery log shows it. */
-export type AttemptOutcome = { ok: boolean; httpStatus: number | null; error: string | null; durationMs: number };
+/** A host name's addresses: dns.lookup (the system resolver, /etc/hosts included) unless a caller passes another. */
+export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
+const systemResolve: ResolveHost = (hostname) =>
+  new Promise((resolve, reject) => lookup(hostname, { all: true, order: "verbatim" }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+
+/** Every address of this machine's interfaces right now (they change: DHCP, containers, VPNs). */
+export function machineAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+}
+
+export type PostOptions = {
+  /** CHAINSWE_WEBHOOK_ALLOW_PRIVATE: no address is refused */
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  resolve?: ResolveHost;
+  /** the machine's own addresses, refused like loopback; read from its interfaces when not given */
+  ownAddresses?: readonly string[];
+};
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** dns.lookup, refusing a name that resolves to any private address (checked on what is connected to, so a name cannot switch after a check). */
-function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const inward = addresses.find((a) => isPrivateAddress(a.address));
-    if (inward) return callback(Object.assign(new Error(`${hostname} resolves to ${inward.address}, a private address`), { code: "EPRIVATE" }), []);
+/** A lookup for the request that answers the addresses already checked and nothing else. */
+function pinnedLookup(addresses: LookupAddress[]) {
+  return (_hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), []);
+    const first = addresses[0]!;
     callback(null, first.address, first.family);
-  });
+  };
 }
 
-export function postWebhook(url: string, headers: Record<string, string>, body: string, o: { allowPrivate: boolean; timeoutMs?: number }): Promise<AttemptOutcome> {
+export function postWebhook(url: string, headers: Record<string, string>, body: string, o: PostOptions): Promise<AttemptOutcome> {
   const started = performance.now();
-  const done = (httpStatus: number | null, error: string | null): AttemptOutcome => ({
-    ok: error === null && httpStatus !== null && httpStatus >= 200 && httpStatus < 300,
+  const done = (httpStatus: number | null, failure: AttemptFailure | null, detail: string | null): AttemptOutcome => ({
+    ok: failure === null && httpStatus !== null,
     httpStatus,
-    error,
+    failure,
+    detail,
     durationMs: Math.round(performance.now() - started),
   });
-  const refused = webhookHostProblem(url, o.allowPrivate);
-  if (refused) return Promise.resolve(done(null, `refused: the URL ${refused}`));
+  const own = o.allowPrivate ? [] : (o.ownAddresses ?? machineAddresses());
+  const refused = webhookHostProblem(url, o.allowPrivate, own);
+  if (refused) return Promise.resolve(done(null, "refused address", refused));
   const target = new URL(url);
   const client = target.protocol === "https:" ? https : http;
   const timeoutMs = o.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const host = target.hostname.replace(/^\[|\]$/g, "");
   return new Promise((resolve) => {
     let settled = false;
+    let req: http.ClientRequest | null = null;
     const finish = (outcome: AttemptOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       resolve(outcome);
     };
-    const req = client.request(target, {
-      method: "POST",
-      headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-      agent: false,
-      ...(o.allowPrivate ? {} : { lookup: guardedLookup }),
-    });
     const deadline = setTimeout(() => {
-      finish(done(null, `no answer within ${timeoutMs / 1000} s`));
-      req.destroy();
+      finish(done(null, "timed out", `no answer within ${timeoutMs / 1000} s`));
+      req?.destroy();
     }, timeoutMs);
-    req.on("error", (e) => finish(done(null, coerceError(e).message)));
-    req.on("response", (res) => {
-      const status = res.statusCode ?? null;
-      let read = 0;
-      const end = () => {
-        const problem = status !== null && status >= 300 && status < 400 ? `redirect to ${res.headers.location ?? "(no location)"} not followed` : null;
-        finish(done(status, problem));
-      };
-      res.on("data", (chunk: Buffer) => {
-        read += chunk.length;
-        // the answer is not used: read a little, so a receiver that streams forever cannot hold the loop
-        if (read > MAX_RESPONSE_BYTES) {
-          end();
-          res.destroy();
-        }
-      });
-      res.on("end", end);
-      res.on("error", end);
-    });
-    req.end(body);
+
+    const addresses: Promise<LookupAddress[]> = isIP(host) ? Promise.resolve([{ address: host, family: isIP(host) }]) : (o.resolve ?? systemResolve)(host);
+    addresses.then(
+      (found) => {
+        if (settled) return;
+        if (found.length === 0) return finish(done(null, "unreachable", `${host} has no address`));
+        const problem = o.allowPrivate ? null : found.map((a) => addressProblem(a.address, own)).find((p) => p !== null);
+        if (problem) return finish(done(null, "refused address", `${host}: ${problem}`));
+        req = client.request(target, {
+          method: "POST",
+          headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+          agent: false,
+          lookup: pinnedLookup(found),
+        });
+        req.on("error", (e) => finish(done(null, "unreachable", coerceError(e).message)));
+        req.on("response", (res) => {
+          const status = res.statusCode ?? 0;
+          let read = 0;
+          const end = () => finish(done(status, httpFailure(status), status >= 300 && status < 400 ? `redirect to ${res.headers.location ?? "(no location)"} not followed` : `HTTP ${status}`));
+          res.on("data", (chunk: Buffer) => {
+            read += chunk.length;
+            // the answer is not used: read a little, so a receiver that streams forever cannot hold the loop
+            if (read > MAX_RESPONSE_BYTES) {
+              end();
+              res.destroy();
+            }
+          });
+          res.on("end", end);
+          res.on("error", end);
+        });
+        req.end(body);
+      },
+      (e: unknown) => finish(done(null, "unreachable", `${host}: ${coerceError(e).message}`)),
+    );
   });
 }
