@@ -5,6 +5,10 @@
  */
 import "server-only";
 import { getServerSession } from "next-auth";
+import { getToken } from "next-auth/jwt";
+import { headers } from "next/headers";
+import { NextRequest } from "next/server";
+import { env } from "@/env";
 import { viewerForToken } from "@/lib/accounts/api-tokens";
 import { viewerById, type Viewer } from "@/lib/accounts/users";
 import { UnauthorizedError } from "@/lib/errors";
@@ -16,6 +20,12 @@ import { authOptions } from "./options";
 export async function getViewer(): Promise<Viewer | null> {
   const session = (await getServerSession(authOptions())) as { userId?: string } | null;
   return session?.userId ? viewerById(session.userId) : null;
+}
+
+/** The id of the Session row the signed-in request rides on (in next-auth's signed cookie), or null. */
+export async function currentSessionToken(): Promise<string | null> {
+  const token = await getToken({ req: new NextRequest("http://site/", { headers: await headers() }), secret: env().NEXTAUTH_SECRET });
+  return typeof token?.sid === "string" ? token.sid : null;
 }
 
 /**
