@@ -5,6 +5,7 @@
  * or membership takes effect at once (sessions only carry the user id).
  */
 import { z } from "zod";
+import { oneLine } from "@/lib/schemas/text";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { db } from "@/lib/db";
@@ -26,7 +27,7 @@ export const signUpSchema = z
   .object({
     username: usernameSchema,
     password: passwordSchema,
-    name: z.string().trim().max(100).optional(),
+    name: oneLine(z.string().trim().max(100)).optional(),
     email: z.email().optional(),
   })
   .superRefine((v, ctx) => {
