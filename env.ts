@@ -59,6 +59,11 @@ export const envSchema = z.object({
    * without creating anything: sign-up's "taken", the invite form's "no user"
    */
   CHAINSWE_USERNAME_PROBES_PER_HOUR: int(20),
+  /**
+   * "1" when the site is served over https (directly or by its proxy): every
+   * answer then carries Strict-Transport-Security, so browsers never use http again
+   */
+  CHAINSWE_HSTS: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   /** submissions a team may make per 24 hours (failed and cancelled ones do not count) */
   CHAINSWE_DAILY_QUOTA: int(20),
   /** largest predictions upload, and largest single model patch */

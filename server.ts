@@ -21,9 +21,10 @@
 import { createServer, IncomingMessage, type ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
 import next from "next";
+import { env } from "@/env";
 import { pageRequest, type PageRequest } from "@/lib/form-action";
 import { crossSiteProblem, siteOriginFromEnv } from "@/lib/http";
-import { SECURITY_HEADERS } from "@/lib/security-headers";
+import { HSTS_HEADER, SECURITY_HEADERS } from "@/lib/security-headers";
 import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, normalAddress, pageBodyProblem, tooLarge } from "@/lib/site-request";
 
 const webHeaders = (req: IncomingMessage) =>
@@ -92,7 +93,7 @@ function answerRefusalInstead(res: ServerResponse, store: PageRequest): void {
   res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
     if (!store.refusal) return writeHead.apply(this, args);
     replaced = true;
-    for (const name of this.getHeaderNames()) this.removeHeader(name);
+    for (const name of this.getHeaderNames()) if (name !== HSTS_HEADER.key.toLowerCase()) this.removeHeader(name);
     return writeHead.call(this, store.refusal.status, {
       "content-type": "application/json",
       "cache-control": "no-store",
@@ -126,7 +127,10 @@ export async function startSite(argv: string[]): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
 
+  const hsts = env().CHAINSWE_HSTS;
   const server = createServer(async (req, res) => {
+    // kept by every answer, Next.js's and the refusals here alike
+    if (hsts) res.setHeader(HSTS_HEADER.key, HSTS_HEADER.value);
     const store: PageRequest = { refusal: addressProblem(req.url ?? "/"), peer: req.socket.remoteAddress ?? null };
     if (store.refusal) return refuse(res, store.refusal);
     // judged and served as one address: "/api/../teams" is the page /teams, gate included
