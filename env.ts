@@ -52,8 +52,18 @@ export const envSchema = z.object({
   /** GitHub OAuth sign-in is offered when both are set */
   GITHUB_ID: z.string().min(1).optional(),
   GITHUB_SECRET: z.string().min(1).optional(),
-  /** accounts that may be created per hour from one client address (every client shares one count without a trusted proxy) */
+  /** accounts that may be created per hour from one client address (the connection's, or X-Forwarded-For's behind a trusted proxy) */
   CHAINSWE_SIGNUPS_PER_HOUR: int(10),
+  /**
+   * answers per hour and client address that tell whether a username exists
+   * without creating anything: sign-up's "taken", the invite form's "no user"
+   */
+  CHAINSWE_USERNAME_PROBES_PER_HOUR: int(20),
+  /**
+   * "1" when the site is served over https (directly or by its proxy): every
+   * answer then carries Strict-Transport-Security, so browsers never use http again
+   */
+  CHAINSWE_HSTS: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   /** submissions a team may make per 24 hours (failed and cancelled ones do not count) */
   CHAINSWE_DAILY_QUOTA: int(20),
   /** largest predictions upload, and largest single model patch */

@@ -6,9 +6,12 @@
  * answers with a clear 4xx the requests Next.js would answer with a 500
  * (lib/site-request.ts decides which): an address whose %-escapes are not
  * UTF-8, and a page post that is too large, not a form, or not the arguments
- * a server action of this site takes. The API's route handlers check the
- * origin and their bodies themselves (streamed, with their own limits). Each request runs inside
- * `pageRequest`, so an action that refuses its decoded arguments
+ * a server action of this site takes. The address is normalised first (dot
+ * segments resolved) and Next.js is handed the one the gate judged; no header
+ * skips the origin check of a page post. The API's route handlers check the
+ * origin and their bodies themselves (streamed, with their own limits). Each
+ * request runs inside `pageRequest` (which also carries the peer address for
+ * the rate limits), so an action that refuses its decoded arguments
  * (lib/form-action.ts) has its 500 replaced by that refusal.
  *
  * Started by `node bin/site.mjs [-p PORT] [-H HOST] [--dev]` (scripts/demo.sh,
@@ -18,10 +21,11 @@
 import { createServer, IncomingMessage, type ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
 import next from "next";
-import { pageRequest } from "@/lib/form-action";
+import { env } from "@/env";
+import { pageRequest, type PageRequest } from "@/lib/form-action";
 import { crossSiteProblem, siteOriginFromEnv } from "@/lib/http";
-import { SECURITY_HEADERS } from "@/lib/security-headers";
-import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, pageBodyProblem, tooLarge, type Refusal } from "@/lib/site-request";
+import { HSTS_HEADER, SECURITY_HEADERS } from "@/lib/security-headers";
+import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, normalAddress, pageBodyProblem, tooLarge } from "@/lib/site-request";
 
 const webHeaders = (req: IncomingMessage) =>
   new Headers(Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : [value].flat().map((v): [string, string] => [name, v]))));
@@ -83,13 +87,13 @@ function replayed(req: IncomingMessage, body: Buffer): IncomingMessage {
 }
 
 /** Once a server action has refused its arguments, whatever Next.js answers (a 500) becomes the refusal. */
-function answerRefusalInstead(res: ServerResponse, store: { refusal: Refusal | null }): void {
+function answerRefusalInstead(res: ServerResponse, store: PageRequest): void {
   const { writeHead, write, end } = res;
   let replaced = false;
   res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
     if (!store.refusal) return writeHead.apply(this, args);
     replaced = true;
-    for (const name of this.getHeaderNames()) this.removeHeader(name);
+    for (const name of this.getHeaderNames()) if (name !== HSTS_HEADER.key.toLowerCase()) this.removeHeader(name);
     return writeHead.call(this, store.refusal.status, {
       "content-type": "application/json",
       "cache-control": "no-store",
@@ -123,10 +127,14 @@ export async function startSite(argv: string[]): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
 
+  const hsts = env().CHAINSWE_HSTS;
   const server = createServer(async (req, res) => {
-    const url = req.url ?? "/";
-    const store = { refusal: addressProblem(url) };
+    // kept by every answer, Next.js's and the refusals here alike
+    if (hsts) res.setHeader(HSTS_HEADER.key, HSTS_HEADER.value);
+    const store: PageRequest = { refusal: addressProblem(req.url ?? "/"), peer: req.socket.remoteAddress ?? null };
     if (store.refusal) return refuse(res, store.refusal);
+    // judged and served as one address: "/api/../teams" is the page /teams, gate included
+    const url = (req.url = normalAddress(req.url ?? "/"));
     if (isPagePost(req.method, url)) {
       const crossSite = crossSiteProblem(webHeaders(req), siteOriginFromEnv());
       if (crossSite) return refuse(res, { status: 403, error: crossSite });

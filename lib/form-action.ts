@@ -15,11 +15,20 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Refusal } from "./site-request";
 
 /**
- * Per request, set by server.ts; an action that refuses its arguments records
- * the refusal here. One instance per process, kept on globalThis: the server
- * and the site's compiled bundle each load their own copy of this module.
+ * Per request, set by server.ts: an action that refuses its arguments records
+ * the refusal here, and `peer` is the address of the connection's other end
+ * (the client, or the proxy in front), which no header can forge.
  */
-export const pageRequest: AsyncLocalStorage<{ refusal: Refusal | null }> = ((globalThis as { chainswePageRequest?: AsyncLocalStorage<{ refusal: Refusal | null }> }).chainswePageRequest ??= new AsyncLocalStorage());
+export type PageRequest = { refusal: Refusal | null; peer?: string | null };
+
+/**
+ * One instance per process, kept on globalThis: the server and the site's
+ * compiled bundle each load their own copy of this module.
+ */
+export const pageRequest: AsyncLocalStorage<PageRequest> = ((globalThis as { chainswePageRequest?: AsyncLocalStorage<PageRequest> }).chainswePageRequest ??= new AsyncLocalStorage());
+
+/** The connection's peer address for the request being handled (null outside server.ts, e.g. under `next dev` alone). */
+export const requestPeer = (): string | null => pageRequest.getStore()?.peer ?? null;
 
 export class MalformedActionError extends Error {
   constructor(message: string) {

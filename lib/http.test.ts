@@ -5,14 +5,19 @@ import { crossSiteProblem, readBodyCapped, readJsonBody } from "./http";
 const h = (headers: Record<string, string>) => new Headers(headers);
 
 describe("crossSiteProblem", () => {
-  it("passes this site's Origin (or Referer), and any request with an Authorization header", () => {
+  it("passes this site's Origin (or Referer)", () => {
     expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "https://chainswe.example.org" }), { origin: "https://chainswe.example.org/" })).toBeNull();
     expect(crossSiteProblem(h({ host: "chainswe.example.org", origin: "http://chainswe.example.org" }))).toBeNull();
     expect(crossSiteProblem(h({ host: "127.0.0.1:3330", referer: "http://127.0.0.1:3330/teams/acme" }))).toBeNull();
     // behind a reverse proxy the forwarded host is the site's
     const proxied = { host: "site:3000", "x-forwarded-host": "chainswe.example.org", "x-forwarded-proto": "https", origin: "https://chainswe.example.org" };
     expect(crossSiteProblem(h(proxied), { trustProxy: true })).toBeNull();
-    expect(crossSiteProblem(h({ host: "chainswe.example.org", authorization: "Bearer csw_x" }))).toBeNull();
+  });
+
+  it("is not switched off by any header the client chooses: an Authorization header without this site's Origin is refused", () => {
+    // callers that authenticate by token alone skip the check themselves (lib/auth/viewer.ts getActingViewer)
+    expect(crossSiteProblem(h({ host: "chainswe.example.org", authorization: "Bearer csw_x" }))).toBe("cross-site request refused (no Origin header)");
+    expect(crossSiteProblem(h({ host: "chainswe.example.org", authorization: "Basic eDp5", origin: "https://chainswe.example.org" }))).toMatch(/refused \(Origin https:/);
   });
 
   it("refuses another site, a missing Origin and Referer, and a malformed or opaque Origin", () => {

@@ -39,13 +39,13 @@ export function errorResponse(e: unknown): Response {
 
 /**
  * Why a state-changing request is refused as cross-site (CSRF), or null: the
- * browser's Origin (or, failing that, Referer) must be this site's. A request
- * with an Authorization header (a bearer token) carries no ambient
- * credentials and passes. Pure, for route handlers (assertSameOrigin) and for
- * the site's server (server.ts), which applies it to every server action and page POST.
+ * browser's Origin (or, failing that, Referer) must be this site's. No header
+ * switches it off: a route that authenticates a request by its bearer token
+ * alone, never reading the cookie, skips the call (lib/auth/viewer.ts
+ * getActingViewer). Pure, for route handlers (assertSameOrigin) and for the
+ * site's server (server.ts), which applies it to every server action and page POST.
  */
 export function crossSiteProblem(headers: Headers, site: SiteOrigin = {}): string | null {
-  if (headers.get("authorization")) return null;
   const origin = headers.get("origin") ?? refererOrigin(headers.get("referer"));
   if (!origin) return "cross-site request refused (no Origin header)";
   const expected = expectedOrigin(headers, site);

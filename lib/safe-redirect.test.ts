@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authRedirect, sameSitePath } from "./safe-redirect";
+import { authRedirect, callbackUrlProblem, sameSitePath } from "./safe-redirect";
 
 describe("sameSitePath", () => {
   it.each(["/teams", "/submissions/abc?tab=logs#x", "/", "/a%2F%2Fb"])("keeps the same-site path %s", (p) => {
@@ -41,4 +41,19 @@ describe("authRedirect", () => {
       expect(authRedirect(u, base)).not.toContain("evil");
     },
   );
+});
+
+describe("callbackUrlProblem", () => {
+  it("names what next-auth cannot read as a callback URL (it would answer 500), and repeats", () => {
+    const problem = "not a path on this site nor an http(s) URL";
+    for (const bad of ["http://localhost:3000.evil.example/", "javascript:alert(1)", "//[", "not a url", "ftp://x.example/", ""]) {
+      expect(callbackUrlProblem([bad]), bad).toBe(problem);
+    }
+    expect(callbackUrlProblem(["/teams", "/admin"])).toBe("given more than once");
+  });
+
+  it("lets through what next-auth reads (its redirect callback, authRedirect, then keeps it on the site)", () => {
+    for (const ok of ["/teams", "/%09/evil.example", "http://localhost:3000/teams", "https://evil.example/"]) expect(callbackUrlProblem([ok]), ok).toBeNull();
+    expect(callbackUrlProblem([])).toBeNull();
+  });
 });

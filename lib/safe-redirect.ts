@@ -53,3 +53,22 @@ export function authRedirect(url: string, baseUrl: string): string {
     return base.origin;
   }
 }
+
+/**
+ * Why next-auth could not read the callbackUrl values sent (query parameter
+ * or its callback-url cookie), or null. next-auth answers 500 to anything
+ * but a path or an absolute http(s) URL, and to a repeated parameter; what
+ * passes here still goes through authRedirect before anyone is sent there.
+ */
+export function callbackUrlProblem(values: string[]): string | null {
+  if (values.length > 1) return "given more than once";
+  const value = values[0];
+  if (value === undefined) return null;
+  try {
+    // next-auth's own test (core/lib/assert.js isValidHttpUrl)
+    if (/^https?:$/.test(new URL(value, value.startsWith("/") ? PROBE_ORIGIN : undefined).protocol)) return null;
+  } catch {
+    // not a URL at all
+  }
+  return "not a path on this site nor an http(s) URL";
+}

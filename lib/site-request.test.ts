@@ -3,7 +3,7 @@
  * page posts are refused before Next.js sees them, with which status.
  */
 import { describe, expect, it } from "vitest";
-import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, pageBodyProblem } from "./site-request";
+import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, normalAddress, pageBodyProblem } from "./site-request";
 
 const BOUNDARY = "b0undary";
 const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
@@ -26,6 +26,31 @@ describe("addressProblem", () => {
 
   it("lets valid paths through, and leaves the query to the page (URLSearchParams replaces bad bytes)", () => {
     for (const url of ["/", "/teams/acme-labs", "/dataset/v1/chains/caf%C3%A9", "/dataset?q=%ff", "/a%20b#%ff"]) expect(addressProblem(url), url).toBeNull();
+  });
+});
+
+describe("normalAddress", () => {
+  it("resolves dot segments and backslashes as Next.js routes them, so /api/../teams is judged as the page it reaches", () => {
+    for (const [raw, normal] of [
+      ["/api/../teams", "/teams"],
+      ["/_next/../teams?x=1", "/teams?x=1"],
+      ["/api/%2e%2e/signup", "/signup"],
+      ["/api/%2E%2e/signup", "/signup"],
+      ["/api\\..\\teams", "/teams"],
+      ["/_next/./../api/../teams/./acme", "/teams/acme"],
+    ]) {
+      expect(normalAddress(raw!), raw).toBe(normal);
+      expect(isPagePost("POST", normalAddress(raw!)), raw).toBe(true);
+    }
+  });
+
+  it("leaves a normal address as it is, query included, and never turns a path into another host", () => {
+    for (const url of ["/", "/teams/acme-labs", "/dataset?q=%ff&x=a/../b", "/api/v1/submissions", "//evil.example/x"]) expect(normalAddress(url), url).toBe(url);
+  });
+
+  it("refuses raw bytes outside printable ASCII in the address (browsers %-escape them)", () => {
+    expect(addressProblem("/teams/caf\u00c3\u00a9")).toEqual({ status: 400, error: "the address has characters that must be %-escaped" });
+    expect(addressProblem("/api/..\u0000/teams")).toEqual({ status: 400, error: "the address has characters that must be %-escaped" });
   });
 });
 

@@ -17,8 +17,13 @@ export const PAGE_BODY_LIMIT = 1024 * 1024;
 
 export type Refusal = { status: 400 | 413; error: string };
 
-/** An address Next.js cannot decode: a %-escape that is not UTF-8 (or not hex) in its path. */
+/**
+ * An address Next.js cannot decode: a %-escape that is not UTF-8 (or not hex)
+ * in its path; or raw bytes outside printable ASCII, which browsers always
+ * %-escape and which normalAddress could not resolve as Next.js does.
+ */
 export function addressProblem(url: string): Refusal | null {
+  if (/[^\x21-\x7e]/.test(url)) return { status: 400, error: "the address has characters that must be %-escaped" };
   const path = url.split("?")[0]!.split("#")[0]!;
   try {
     decodeURIComponent(path);
@@ -26,6 +31,22 @@ export function addressProblem(url: string): Refusal | null {
   } catch {
     return { status: 400, error: "the address has a %-escape that is not UTF-8" };
   }
+}
+
+/**
+ * The address with its path as Next.js routes it: "." and ".." segments
+ * (%-escaped too) resolved and "\\" read as "/", by the WHATWG URL parser. The
+ * gate judges this address and hands Next.js the same one, so "/api/../teams"
+ * is a post to the page /teams, not an API request that skips the page checks.
+ * The query is kept as sent. Call after addressProblem.
+ */
+export function normalAddress(url: string): string {
+  if (!url.startsWith("/")) return url;
+  const cut = url.search(/[?#]/);
+  const [path, rest] = cut < 0 ? [url, ""] : [url.slice(0, cut), url.slice(cut)];
+  // a fixed origin in front: "//host/x" stays a path, never a host
+  const normal = new URL(`http://site${path}`).pathname;
+  return normal === path ? url : normal + rest;
 }
 
 /** Posts to pages (server actions, forms) have bodies this server checks; the API's route handlers check their own. */

@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { DataTable } from "@/components/ui/DataTable";
 import { UtcTime } from "@/components/ui/Time";
 import { AccountTokenForm } from "@/components/accounts/AccountTokenForm";
+import { PasswordChangeForm } from "@/components/accounts/PasswordChangeForm";
 import { getViewer } from "@/lib/auth/viewer";
 import { listApiTokens } from "@/lib/accounts/api-tokens";
 import { revokeTokenAction } from "./actions";
@@ -34,6 +35,14 @@ export default async function AccountPage() {
           </>
         }
       />
+
+      {viewer.username && (
+        <>
+          <h2>Password</h2>
+          <p className="muted">Changing it signs out your other sessions (every other browser or device). API tokens are kept: revoke any you do not recognise below.</p>
+          <PasswordChangeForm />
+        </>
+      )}
 
       <h2>API tokens</h2>
       <p className="muted">

@@ -3,6 +3,7 @@ import { formAction } from "@/lib/form-action";
 import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { failure, formValues, ok, type ActionResult } from "@/lib/action-result";
+import { requestClientAddress } from "@/lib/auth/request-address";
 import { getViewer } from "@/lib/auth/viewer";
 import { systemFormInput } from "@/lib/teams/systems";
 import { SYSTEM_FIELDS } from "@/lib/teams/system-fields";
@@ -50,7 +51,8 @@ export const updateSystemAction = formAction({ bound: 2 }, async (slug: string, 
 export const inviteMemberAction = formAction({ bound: 1 }, async (slug: string, _prev: ActionResult, form: FormData): Promise<ActionResult> => {
   const values = formValues(form, ["username", "role"]);
   try {
-    await inviteMember(await getViewer(), slug, inviteSchema.parse({ username: values.username, role: values.role || undefined }));
+    const address = await requestClientAddress();
+    await inviteMember(await getViewer(), slug, inviteSchema.parse({ username: values.username, role: values.role || undefined }), new Date(), { address });
   } catch (e) {
     return failure(e, values);
   }

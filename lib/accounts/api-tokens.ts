@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
+import { oneLine } from "@/lib/schemas/text";
 import { db } from "@/lib/db";
 import { apiTokenScopesSchema, columnJson, parseColumn, type ApiTokenScopes } from "@/lib/schemas/columns";
 import { viewerById, type Viewer } from "@/lib/accounts/users";
@@ -12,7 +13,7 @@ import { viewerById, type Viewer } from "@/lib/accounts/users";
 const PREFIX = "csw_";
 
 export const newApiTokenSchema = z.object({
-  name: z.string().trim().min(1, "required").max(100),
+  name: oneLine(z.string().trim().min(1, "required").max(100)),
   scopes: apiTokenScopesSchema.min(1, "choose at least one scope").default(["submit", "read"]),
 });
 

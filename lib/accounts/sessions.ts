@@ -24,3 +24,12 @@ export async function sessionIsOpen(sessionToken: string, userId: string): Promi
 export async function closeSession(sessionToken: string): Promise<void> {
   await db.session.deleteMany({ where: { sessionToken } });
 }
+
+/**
+ * Ends every session of the user but `keep` (the one asking; null ends them
+ * all): after a password change, a device that knew the old password, or a
+ * copied cookie, is signed out. A query, so it can run in the caller's transaction.
+ */
+export function closeOtherSessions(userId: string, keep: string | null) {
+  return db.session.deleteMany({ where: { userId, ...(keep ? { NOT: { sessionToken: keep } } : {}) } });
+}

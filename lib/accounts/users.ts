@@ -5,6 +5,7 @@
  * or membership takes effect at once (sessions only carry the user id).
  */
 import { z } from "zod";
+import { oneLine } from "@/lib/schemas/text";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { db } from "@/lib/db";
@@ -26,7 +27,7 @@ export const signUpSchema = z
   .object({
     username: usernameSchema,
     password: passwordSchema,
-    name: z.string().trim().max(100).optional(),
+    name: oneLine(z.string().trim().max(100)).optional(),
     email: z.email().optional(),
   })
   .superRefine((v, ctx) => {
@@ -49,12 +50,12 @@ export type Viewer = {
   teams: ViewerTeam[];
 };
 
-/** Creates a user; a taken username or email is an InputError naming the field. */
+export const usernameTaken = (username: string): FieldError => new FieldError("username", `"${username}" is taken`);
+
+/** Creates a user; a taken username or email is a FieldError naming the field. */
 export async function createUser(input: SignUp, roles: { isSiteAdmin?: boolean; isReviewer?: boolean } = {}): Promise<{ id: string }> {
   const data = signUpSchema.parse(input);
-  if (await db.user.findUnique({ where: { username: data.username }, select: { id: true } })) {
-    throw new FieldError("username", `"${data.username}" is taken`);
-  }
+  if (await db.user.findUnique({ where: { username: data.username }, select: { id: true } })) throw usernameTaken(data.username);
   if (data.email && (await db.user.findUnique({ where: { email: data.email }, select: { id: true } }))) {
     throw new FieldError("email", `"${data.email}" is already registered`);
   }

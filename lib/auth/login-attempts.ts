@@ -10,21 +10,23 @@
  * at all, so hammering a locked key does not extend its lock.
  */
 import { type RateStore } from "@/lib/accounts/rate-events";
+import { LimitError } from "@/lib/errors";
 import { LOGIN_LIMITS, lockedMessage, loginVerdict, type LoginLimits } from "./login-limit";
 
 /**
- * The client's address for the per-address limits: the last X-Forwarded-For
- * entry, the one the nearest proxy saw. Only behind a configured proxy
- * (CHAINSWE_TRUST_PROXY): a client can send the header itself. Null when
- * absent or untrusted.
+ * The client's address for the per-address limits. Behind a configured proxy
+ * (CHAINSWE_TRUST_PROXY), the last X-Forwarded-For entry, the one the nearest
+ * proxy saw; otherwise the connection's peer (server.ts records it), which no
+ * header can forge, so clients are told apart with or without a proxy. Null
+ * only when neither is known.
  */
-export function clientAddress(headers: Record<string, string | string[] | undefined> | Headers | undefined, trustProxy: boolean): string | null {
-  if (!trustProxy) return null;
+export function clientAddress(headers: Record<string, string | string[] | undefined> | Headers | undefined, trustProxy: boolean, peer: string | null): string | null {
   const raw = headers instanceof Headers ? headers.get("x-forwarded-for") : headers?.["x-forwarded-for"];
   const value = Array.isArray(raw) ? raw.join(",") : raw;
-  const last = value?.split(",").pop()?.trim().toLowerCase();
-  if (!last) return null;
-  return last.startsWith("::ffff:") ? last.slice(7) : last;
+  const forwarded = trustProxy ? value?.split(",").pop()?.trim() : undefined;
+  const address = (forwarded || peer)?.toLowerCase();
+  if (!address) return null;
+  return address.startsWith("::ffff:") ? address.slice(7) : address;
 }
 
 export type LimitedSignIn = { outcome: "signed-in"; userId: string } | { outcome: "wrong" } | { outcome: "locked"; message: string };
@@ -76,7 +78,22 @@ export async function limitedSignIn(
   return { outcome: "signed-in", userId };
 }
 
-const SIGNUP_WINDOW_MS = 3600_000;
+const HOUR_MS = 3600_000;
+
+type HourlySlot = { allowed: true; takeBack: () => Promise<void> } | { allowed: false; retryInMin: number };
+
+/**
+ * Records one event under `key` unless `perHour` are already in the hour
+ * before `now`; a refused attempt is not recorded. Recorded first, so
+ * attempts in flight count against each other.
+ */
+async function hourlySlot(store: RateStore, key: string, perHour: number, now: number): Promise<HourlySlot> {
+  const events = await store.add(key, now, now - HOUR_MS);
+  if (events.length <= perHour) return { allowed: true, takeBack: () => store.remove(key, now) };
+  await store.remove(key, now);
+  const retryAt = events[events.length - 1 - perHour]! + HOUR_MS;
+  return { allowed: false, retryInMin: Math.max(1, Math.ceil((retryAt - now) / 60_000)) };
+}
 
 /**
  * Whether one more account may be created from `address` (null: unknown, one
@@ -84,11 +101,23 @@ const SIGNUP_WINDOW_MS = 3600_000;
  * attempt is not recorded.
  */
 export async function signUpAllowed(store: RateStore, address: string | null, perHour: number, now = Date.now()): Promise<{ allowed: true } | { allowed: false; message: string }> {
-  const key = `signup:${address ?? "-"}`;
-  const since = now - SIGNUP_WINDOW_MS;
-  const events = await store.add(key, now, since);
-  if (events.length <= perHour) return { allowed: true };
-  await store.remove(key, now);
-  const retryAt = events[events.length - 1 - perHour]! + SIGNUP_WINDOW_MS;
-  return { allowed: false, message: `Too many accounts created from your network address: try again in ${Math.max(1, Math.ceil((retryAt - now) / 60_000))} min.` };
+  const slot = await hourlySlot(store, `signup:${address ?? "-"}`, perHour, now);
+  return slot.allowed ? { allowed: true } : { allowed: false, message: `Too many accounts created from your network address: try again in ${slot.retryInMin} min.` };
+}
+
+/**
+ * Counts one answer that tells whether a username exists (sign-up's "taken",
+ * the invite form's "no user") against `address`'s hour, before the lookup:
+ * past `perHour` it is LimitError 429, whatever the name, so the refusal
+ * itself tells nothing. The caller takes the count back when its answer went
+ * on to cost something of its own (an account created, an invitation sent).
+ * Usernames are listed to no one but teammates and site admins; this keeps
+ * the two forms from listing them instead.
+ */
+export async function countUsernameProbe(store: RateStore, address: string | null, perHour: number, now = Date.now()): Promise<{ takeBack: () => Promise<void> }> {
+  const slot = await hourlySlot(store, `username-probe:${address ?? "-"}`, perHour, now);
+  if (!slot.allowed) {
+    throw new LimitError(`Too many attempts naming taken or unknown usernames from your network address: try again in ${slot.retryInMin} min.`, 429, "username");
+  }
+  return { takeBack: slot.takeBack };
 }

@@ -104,10 +104,18 @@ describe("with the database store", () => {
 describe("clientAddress", () => {
   it("takes the last X-Forwarded-For entry (the nearest proxy's) behind a trusted proxy, without the IPv4-mapped prefix", async () => {
     const { clientAddress } = await import("./login-attempts");
-    expect(clientAddress({ "x-forwarded-for": "10.0.0.1, 198.51.100.7" }, true)).toBe("198.51.100.7");
-    expect(clientAddress(new Headers({ "x-forwarded-for": "::ffff:127.0.0.1" }), true)).toBe("127.0.0.1");
-    expect(clientAddress({ "x-forwarded-for": "2001:DB8::1" }, true)).toBe("2001:db8::1");
-    expect(clientAddress({}, true)).toBeNull();
-    expect(clientAddress({ "x-forwarded-for": "198.51.100.7" }, false)).toBeNull();
+    expect(clientAddress({ "x-forwarded-for": "10.0.0.1, 198.51.100.7" }, true, "10.0.0.9")).toBe("198.51.100.7");
+    expect(clientAddress(new Headers({ "x-forwarded-for": "::ffff:127.0.0.1" }), true, null)).toBe("127.0.0.1");
+    expect(clientAddress({ "x-forwarded-for": "2001:DB8::1" }, true, null)).toBe("2001:db8::1");
+    expect(clientAddress({}, true, null)).toBeNull();
+  });
+
+  it("without a trusted proxy, tells clients apart by the connection's peer, whatever X-Forwarded-For says", async () => {
+    const { clientAddress } = await import("./login-attempts");
+    expect(clientAddress({ "x-forwarded-for": "198.51.100.7" }, false, "::ffff:203.0.113.4")).toBe("203.0.113.4");
+    expect(clientAddress({}, false, "2001:DB8::2")).toBe("2001:db8::2");
+    // behind a proxy that sent no header, the proxy is the peer
+    expect(clientAddress({}, true, "10.0.0.9")).toBe("10.0.0.9");
+    expect(clientAddress({}, false, null)).toBeNull();
   });
 });

@@ -17,6 +17,7 @@ import { env } from "@/env";
 import { closeSession, openSession, sessionIsOpen } from "@/lib/accounts/sessions";
 import { authenticate } from "@/lib/accounts/users";
 import { db } from "@/lib/db";
+import { requestPeer } from "@/lib/form-action";
 import { rateStore } from "@/lib/accounts/rate-events";
 import { clientAddress, limitedSignIn } from "./login-attempts";
 
@@ -42,7 +43,7 @@ export function authOptions(): NextAuthOptions {
           const { username, password } = credentials;
           // failed attempts back off per username and address (lib/auth/login-limit.ts); a refused
           // attempt is refused whatever its password, and its message reaches the form as next-auth's `error`
-          const signIn = await limitedSignIn(rateStore(), { username, address: clientAddress(req?.headers, env().CHAINSWE_TRUST_PROXY) }, () => authenticate(username, password));
+          const signIn = await limitedSignIn(rateStore(), { username, address: clientAddress(req?.headers, env().CHAINSWE_TRUST_PROXY, requestPeer()) }, () => authenticate(username, password));
           if (signIn.outcome === "locked") throw new Error(signIn.message);
           return signIn.outcome === "signed-in" ? { id: signIn.userId } : null;
         },

@@ -5,6 +5,10 @@
  */
 import "server-only";
 import { getServerSession } from "next-auth";
+import { getToken } from "next-auth/jwt";
+import { headers } from "next/headers";
+import { NextRequest } from "next/server";
+import { env } from "@/env";
 import { viewerForToken } from "@/lib/accounts/api-tokens";
 import { viewerById, type Viewer } from "@/lib/accounts/users";
 import { UnauthorizedError } from "@/lib/errors";
@@ -18,6 +22,12 @@ export async function getViewer(): Promise<Viewer | null> {
   return session?.userId ? viewerById(session.userId) : null;
 }
 
+/** The id of the Session row the signed-in request rides on (in next-auth's signed cookie), or null. */
+export async function currentSessionToken(): Promise<string | null> {
+  const token = await getToken({ req: new NextRequest("http://site/", { headers: await headers() }), secret: env().NEXTAUTH_SECRET });
+  return typeof token?.sid === "string" ? token.sid : null;
+}
+
 /**
  * For API routes: a bearer token when the request carries one (and then only
  * the token counts: one that is malformed, revoked or lacks the scope is
@@ -26,22 +36,27 @@ export async function getViewer(): Promise<Viewer | null> {
  */
 export async function getRequestViewer(req: Request, scope: ApiTokenScopes[number]): Promise<Viewer | null> {
   const header = req.headers.get("authorization");
-  if (header) {
-    const m = /^Bearer\s+(\S+)$/i.exec(header);
-    const viewer = m?.[1] ? await viewerForToken(m[1], scope) : null;
-    if (!viewer) throw new UnauthorizedError();
-    return viewer;
-  }
-  return getViewer();
+  return header === null ? getViewer() : tokenViewer(header, scope);
+}
+
+async function tokenViewer(header: string, scope: ApiTokenScopes[number]): Promise<Viewer> {
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  const viewer = m?.[1] ? await viewerForToken(m[1], scope) : null;
+  if (!viewer) throw new UnauthorizedError();
+  return viewer;
 }
 
 /**
- * For state-changing API routes: a cookie request must come from this site
- * (CSRF), and someone must be acting (a token with the scope, or a session).
+ * For state-changing API routes: someone must be acting, by a token with the
+ * scope or by the session cookie; and a request the cookie authenticates must
+ * come from this site (CSRF). A token request is judged by its token alone,
+ * its cookie never read, so a forged cross-site request gains nothing by it.
  */
 export async function getActingViewer(req: Request, scope: ApiTokenScopes[number]): Promise<Viewer> {
+  const header = req.headers.get("authorization");
+  if (header !== null) return tokenViewer(header, scope);
   assertSameOrigin(req);
-  const viewer = await getRequestViewer(req, scope);
+  const viewer = await getViewer();
   if (!viewer) throw new UnauthorizedError();
   return viewer;
 }

@@ -5,8 +5,9 @@
  * intake, the CLI and the pages call these; nothing here reads a database.
  */
 import { z } from "zod";
+import { oneLine } from "./text";
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => oneLine(z.string().trim().min(1).max(max));
 
 /** A run's manifest: how the predictions were produced. Unknown keys are refused, so a typo is named. */
 export const runManifestSchema = z

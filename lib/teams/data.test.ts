@@ -83,6 +83,23 @@ describe("createTeam and listTeams", () => {
 });
 
 describe("members", () => {
+  it("'no user' answers are counted per sender's address: past the hour's limit every name is refused alike, and nothing is sent", async () => {
+    const from = { address: "198.51.100.120" };
+    // the default limit (CHAINSWE_USERNAME_PROBES_PER_HOUR): 20 names that do not exist
+    for (let i = 0; i < 20; i++) await refused(async () => invitations.inviteMember(await as("ann"), "acme-labs", { username: `ghost-${i}` }, new Date(), from), FieldError, "username");
+    for (const username of ["ghost-x", "cat"]) {
+      const e = await refused(async () => invitations.inviteMember(await as("ann"), "acme-labs", { username }, new Date(), from), LimitError);
+      expect(e.message).toMatch(/^Too many attempts naming taken or unknown usernames from your network address/);
+    }
+    // another address is not held back; an invitation actually sent is not a probe
+    await refused(async () => invitations.inviteMember(await as("ann"), "acme-labs", { username: "ghost-x" }, new Date(), { address: "198.51.100.121" }), FieldError, "username");
+    for (let i = 0; i < 25; i++) {
+      await invitations.inviteMember(await as("ann"), "acme-labs", { username: "cat" }, new Date(), { address: "198.51.100.122" });
+      await t.db.teamInvitation.deleteMany({ where: { userId: ids.cat } });
+    }
+    await t.db.rateEvent.deleteMany({});
+  }, 30_000);
+
   it("a team admin invites by username; nobody is a member before accepting; refusals name the field", async () => {
     await invitations.inviteMember(await as("ann"), "acme-labs", { username: "bob" });
     expect((await as("bob")).teams).toEqual([]);
@@ -142,7 +159,7 @@ describe("members", () => {
     // their invitations go with them
     await t.db.user.deleteMany({ where: { username: { in: extra } } });
     expect(await t.db.teamInvitation.count()).toBe(0);
-  });
+  }, 30_000);
 
   it("members, outsiders and visitors may not invite; unknown teams are not found", async () => {
     await refused(async () => invitations.inviteMember(await as("bob"), "acme-labs", { username: "cat" }), ForbiddenError);

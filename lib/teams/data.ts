@@ -12,6 +12,7 @@
  * none (the last admin leaving or demoting themself) is refused.
  */
 import { z } from "zod";
+import { oneLine } from "@/lib/schemas/text";
 import { isTeamAdmin, isTeamMember } from "@/lib/authz";
 import { db, isUniqueViolation } from "@/lib/db";
 import { FieldError, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
@@ -24,12 +25,7 @@ export { createSystem, updateSystem, systemInputSchema, type SystemInput, type S
 
 // ---------------------------------------------------------------- inputs
 
-export const teamNameSchema = z
-  .string()
-  .trim()
-  .min(2, "at least 2 characters")
-  .max(60, "at most 60 characters")
-  .regex(/[a-zA-Z0-9]/, "needs a letter or digit");
+export const teamNameSchema = oneLine(z.string().trim().min(2, "at least 2 characters").max(60, "at most 60 characters").regex(/[a-zA-Z0-9]/, "needs a letter or digit"));
 
 /** The create-team form. */
 export const newTeamSchema = z.object({ name: teamNameSchema });

@@ -11,6 +11,9 @@
  * not the viewer's to answer is NotFoundError, so ids cannot be probed.
  */
 import { z } from "zod";
+import { env } from "@/env";
+import { rateStore } from "@/lib/accounts/rate-events";
+import { countUsernameProbe } from "@/lib/auth/login-attempts";
 import { isTeamAdmin } from "@/lib/authz";
 import { db, isUniqueViolation } from "@/lib/db";
 import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
@@ -57,16 +60,29 @@ export async function sentInvitations(viewer: Viewer | null, teamId: string, now
   return rows.map((r) => ({ id: r.id, username: r.user.username, role: teamRoleSchema.parse(r.role), invitedBy: r.invitedBy.username ?? r.invitedBy.name, createdAt: r.createdAt }));
 }
 
-/** Invites a user by username (team admins only); a member, or someone already invited, is a FieldError. */
-export async function inviteMember(viewer: Viewer | null, slug: string, input: z.input<typeof inviteSchema>, now = new Date()): Promise<void> {
+/**
+ * Invites a user by username (team admins only); a member, or someone already
+ * invited, is a FieldError. Usernames are shown to no one but teammates and
+ * site admins, so "no user" (which tells a name does not exist) counts as a
+ * username probe of the sender's address, as sign-up's "taken" does; an
+ * invitation sent is not counted (it costs one of the team's open ones).
+ */
+export async function inviteMember(
+  viewer: Viewer | null,
+  slug: string,
+  input: z.input<typeof inviteSchema>,
+  now = new Date(),
+  who: { address: string | null } = { address: null },
+): Promise<void> {
   const team = await db.team.findUnique({ where: { slug }, select: { id: true } });
   if (!team) throw new NotFoundError("team");
   if (!viewer) throw new UnauthorizedError("sign in to change a team");
   if (!isTeamAdmin(viewer, team.id)) throw new ForbiddenError("only the team's admins can invite members");
   const { username, role } = inviteSchema.parse(input);
-  // usernames are public (team pages list them), so naming a missing one tells nothing new
+  const probe = await countUsernameProbe(rateStore(), who.address, env().CHAINSWE_USERNAME_PROBES_PER_HOUR, now.getTime());
   const user = await db.user.findUnique({ where: { username }, select: { id: true } });
   if (!user) throw new FieldError("username", `no user "${username}"`);
+  await probe.takeBack();
   if (await db.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.id } }, select: { id: true } })) {
     throw new FieldError("username", `"${username}" is already a member`);
   }

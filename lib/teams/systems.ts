@@ -6,6 +6,7 @@
  * viewer themselves.
  */
 import { z } from "zod";
+import { oneLine } from "@/lib/schemas/text";
 import { daySchema } from "@/evaluator/scoring/window";
 import { canActForTeam } from "@/lib/authz";
 import { db, isUniqueViolation } from "@/lib/db";
@@ -80,7 +81,7 @@ export const CONTEXT_CONFIG_SUGGESTIONS = ["Baseline", "Summarize", "Sub-Agent"]
 
 const optionalDay = z.preprocess((v) => (v === "" ? null : v), daySchema.nullable().default(null));
 
-const text = (max: number) => z.string().trim().min(1, "required").max(max, `at most ${max} characters`);
+const text = (max: number) => oneLine(z.string().trim().min(1, "required").max(max, `at most ${max} characters`));
 
 /** The system form (create and edit) and any API that describes a system. */
 export const systemInputSchema = z.object({

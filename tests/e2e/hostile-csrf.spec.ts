@@ -2,8 +2,9 @@
  * CSRF on every state-changing route handler and every
  * server action (tests/e2e/hostile-routes.ts lists them; a unit test keeps the
  * list complete): each is sent with a signed-in person's cookie but from
- * another site, with no Origin, and from an opaque origin, and must answer 403
- * and change nothing. The same request from this site then goes through (or
+ * another site, with no Origin, and from an opaque origin (server actions
+ * also with an Authorization header, which switches nothing off), and must
+ * answer 403 and change nothing. The same request from this site then goes through (or
  * fails for another reason), so the refusal is the origin's doing.
  * Server actions are the browser's real requests, caught before delivery and
  * replayed forged.
@@ -16,6 +17,7 @@ import { SERVER_ACTIONS, STATE_CHANGING_ROUTES, type ServerAction, type StateCha
 import {
   CHAIN,
   FORGED_ORIGINS,
+  FORGED_WITH_AUTHORIZATION,
   GOLD_ORACLE,
   bearer,
   captureAction,
@@ -220,6 +222,22 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
     submit: (page) => page.getByRole("button", { name: `Revoke token csrf-revoke-${run}` }).click(),
     probe: () => dbGet(`SELECT revokedAt FROM ApiToken WHERE name = ?`, `csrf-revoke-${run}`),
   },
+  "app/account/actions.ts changePasswordAction": {
+    as: async (browser) => {
+      const context = await browser.newContext({ baseURL: base() });
+      const page = await context.newPage();
+      await signUp(page, `hw-csrf-pw-${run}`);
+      await page.close();
+      return context;
+    },
+    path: () => "/account",
+    submit: async (page) => {
+      await page.getByLabel("Current password").fill(PASSWORD);
+      await page.getByLabel("New password").fill(`${PASSWORD} staple`);
+      await page.getByRole("button", { name: "Change password" }).click();
+    },
+    probe: () => dbGet(`SELECT passwordHash FROM User WHERE username = ?`, `hw-csrf-pw-${run}`),
+  },
   "app/admin/actions.ts changeSiteRoleAction": {
     as: signedIn(() => rev.context),
     path: () => "/admin",
@@ -380,7 +398,7 @@ for (const key of SERVER_ACTIONS) {
       await page.goto(c.path());
       const action = await captureAction(page, () => c.submit(page));
       const before = c.probe();
-      for (const forged of FORGED_ORIGINS) {
+      for (const forged of [...FORGED_ORIGINS, ...FORGED_WITH_AUTHORIZATION]) {
         await expectRefused(await replayAction(context, action, forged.headers), `${key}, ${forged.name}`);
         expect(c.probe(), `${key}, ${forged.name}`).toEqual(before);
       }

@@ -20,6 +20,7 @@ export type StateChangingRoute = (typeof STATE_CHANGING_ROUTES)[number];
 export const SERVER_ACTIONS = [
   "app/account/actions.ts createTokenAction",
   "app/account/actions.ts revokeTokenAction",
+  "app/account/actions.ts changePasswordAction",
   "app/admin/actions.ts changeSiteRoleAction",
   "app/admin/actions.ts regradeAction",
   "app/signup/actions.ts signUpAction",

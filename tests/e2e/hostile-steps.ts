@@ -124,6 +124,16 @@ export const FORGED_ORIGINS: { name: string; headers: Record<string, string> }[]
   { name: "opaque Origin (null)", headers: { origin: "null" } },
 ];
 
+/**
+ * For pages and server actions, which never read a token: an Authorization
+ * header must not switch the origin check off. (The API's routes answer such
+ * a request by its token alone, 401 for a forged one, its cookie never read.)
+ */
+export const FORGED_WITH_AUTHORIZATION: { name: string; headers: Record<string, string> }[] = [
+  { name: "an Authorization header, no Origin", headers: { authorization: "Bearer csw_forged" } },
+  { name: "an Authorization header, Origin of another site", headers: { authorization: "Basic eDp5", origin: "https://evil.example" } },
+];
+
 export type CapturedAction = { url: string; headers: Record<string, string>; body: Buffer };
 
 /**

@@ -85,6 +85,7 @@ export async function startSite(opts: { dbUrl: string; port: number; env?: Recor
       CHAINSWE_TRUST_PROXY: "1",
       // the suite signs up dozens of users from 127.0.0.1; signin-limit checks the limit from an address of its own
       CHAINSWE_SIGNUPS_PER_HOUR: "200",
+      CHAINSWE_USERNAME_PROBES_PER_HOUR: "200",
       // the notification spec's webhook receiver listens on 127.0.0.1, refused by default
       CHAINSWE_WEBHOOK_ALLOW_PRIVATE: "true",
       ...opts.env,

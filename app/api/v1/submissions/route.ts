@@ -10,11 +10,10 @@
  * Both take a bearer token (scope "submit" / "read") or the session cookie.
  * docs/API.md describes them for users.
  */
-import { getRequestViewer } from "@/lib/auth/viewer";
+import { getActingViewer, getRequestViewer } from "@/lib/auth/viewer";
 import { receiveSubmission } from "@/lib/submissions/intake";
 import { listSubmissions, parseSubmissionListQuery } from "@/lib/submissions/list";
-import { UnauthorizedError } from "@/lib/errors";
-import { assertSameOrigin, errorResponse, json } from "@/lib/http";
+import { errorResponse, json } from "@/lib/http";
 
 // busboy, temp files and the database: Node, never cached
 export const runtime = "nodejs";
@@ -22,9 +21,7 @@ export const dynamic = "force-dynamic";
 
 export async function POST(req: Request): Promise<Response> {
   try {
-    const viewer = await getRequestViewer(req, "submit");
-    if (!viewer) throw new UnauthorizedError();
-    assertSameOrigin(req); // cookie requests only; a bearer token passes
+    const viewer = await getActingViewer(req, "submit");
     const created = await receiveSubmission(viewer, req);
     return json(created, { status: 201, headers: { location: created.url } });
   } catch (e) {
