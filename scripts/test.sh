@@ -31,12 +31,13 @@ phase "browser build, Chromium, beside pg and demo tests" browser_build &
 browser_prep=$!
 # the demo repositories' images, which the Docker and the browser tests both use: built
 # once here, before they run side by side
-phase "demo images, beside pg and demo tests" node bin/chainswe.mjs demo images >/dev/null &
+images_log="$(mktemp)"
+phase "demo images, beside pg and demo tests" node bin/chainswe.mjs demo images >"$images_log" 2>&1 &
 demo_images=$!
 phase "pg tests, beside the browser build" npx vitest run --project pg
 phase "demo tests, beside the browser build" npx vitest run --project demo
 wait "$browser_prep" || { tail -60 "$build_log" >&2; exit 1; }
-wait "$demo_images"
+wait "$demo_images" || { tail -60 "$images_log" >&2; exit 1; }
 # next build adds its dist dir to tsconfig.json's include; leave the file as it was
 cp "$tsconfig_before" tsconfig.json
 # The Docker tests and the browser tests, side by side in three processes: the Docker
@@ -45,7 +46,8 @@ cp "$tsconfig_before" tsconfig.json
 # browser tests mostly wait for the site and its evaluations. Each Docker file tags its
 # own containers (tests/docker/setup.ts) and each site's worker reaps only its own
 # database's, so none sees another's. A new Docker file joins the computing half. The
-# two in the background print their lines with a prefix; the first to fail fails the run.
+# two in the background print their lines with a prefix; a failure in any of the three
+# fails the run.
 waiting=(tests/docker/distributed.test.ts tests/docker/queue.test.ts tests/docker/rollout.test.ts tests/docker/mining.test.ts tests/docker/run-dir.test.ts)
 prefixed() {
   local tag=$1
