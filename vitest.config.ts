@@ -3,9 +3,19 @@ import { fileURLToPath } from "node:url";
 
 const alias = { "@": fileURLToPath(new URL("./", import.meta.url)) };
 
+/**
+ * Settings every project shares. Under CI a stray `.only` fails the run instead of
+ * quietly narrowing it (tests/unit/ci-refuses-only.test.ts runs that refusal). Each
+ * project sets its own time budget beside what its tests start: the budgets are
+ * sized for a 2-core machine at load 7, several times a quiet run's times, so a
+ * test fails for being wrong or hung, never for a busy machine.
+ */
+const shared = { environment: "node", allowOnly: !process.env.CI } as const;
+
 export default defineConfig({
   resolve: { alias },
   test: {
+    ...shared,
     projects: [
       {
         resolve: { alias },
@@ -13,7 +23,11 @@ export default defineConfig({
           name: "unit",
           include: ["evaluator/**/*.test.ts", "lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
           exclude: ["**/*.pg.test.ts", "**/node_modules/**"],
-          environment: "node",
+          ...shared,
+          // besides pure functions: real git and shell scripts (the replay scripts in clones),
+          // the CLI as a child process, SQLite files migrated per file, worker threads
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {
@@ -23,10 +37,11 @@ export default defineConfig({
         test: {
           name: "pg",
           include: ["lib/{accounts,analysis,compare,dataset,leaderboard,notifications,positions,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "evaluator/queue/*.test.ts", "evaluator/cli/submit.test.ts"],
-          environment: "node",
+          ...shared,
           env: { CHAINSWE_TEST_DB: "postgresql" },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // a database created and migrated per file, the CLI as a child process
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {
@@ -35,7 +50,7 @@ export default defineConfig({
         test: {
           name: "demo",
           include: ["demo/**/*.test.ts"],
-          environment: "node",
+          ...shared,
           testTimeout: 900_000,
           hookTimeout: 900_000,
         },
@@ -46,7 +61,8 @@ export default defineConfig({
           name: "docker",
           include: ["tests/docker/**/*.test.ts"],
           setupFiles: ["tests/docker/setup.ts"],
-          environment: "node",
+          ...shared,
+          // whole chains replayed in containers, images built, sites and workers started
           testTimeout: 600_000,
           hookTimeout: 900_000,
           fileParallelism: false,

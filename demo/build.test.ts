@@ -13,8 +13,6 @@ import { compareOutputs, generateDemo, OUTPUT_FILES } from "./lib/generate";
 import { DEMO_DIR } from "./lib/source";
 import { SYSTEMS } from "./lib/systems";
 
-const BUILD_TIMEOUT_MS = 900_000;
-
 async function jsonLines(file: string): Promise<unknown[]> {
   const text = await readFile(file, "utf8");
   return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as unknown);
@@ -26,7 +24,7 @@ describe("demo build", () => {
   beforeAll(async () => {
     fresh = await mkdtemp(path.join(os.tmpdir(), "chainswe-demo-test-"));
     await generateDemo(fresh, fresh);
-  }, BUILD_TIMEOUT_MS);
+  });
 
   afterAll(async () => {
     if (fresh) await rm(fresh, { recursive: true, force: true });

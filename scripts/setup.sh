@@ -3,17 +3,25 @@
 # a Docker engine, the base image. Idempotent and quick when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund >/dev/null
-fi
-# the Prisma clients (lib/generated/prisma for SQLite, lib/generated/prisma-pg for PostgreSQL; not
-# committed), remade when the schema changed; the URL only picks the schema (prisma.config.ts), nothing connects
-[ lib/generated/prisma/client.ts -nt prisma/schema.prisma ] || DATABASE_URL=file:./data/chainswe.db npx prisma generate >/dev/null
-[ lib/generated/prisma-pg/client.ts -nt prisma/postgresql/schema.prisma ] ||
-  DATABASE_URL=postgresql://localhost/generate-only npx prisma generate >/dev/null
+# timed into scripts/test.sh's table of phases when run from it
+if [ -n "${CHAINSWE_PHASES:-}" ]; then source scripts/phases.sh; else phase() { shift; "$@"; }; fi
+node_modules_and_clients() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund >/dev/null || return
+  fi
+  # the Prisma clients (lib/generated/prisma for SQLite, lib/generated/prisma-pg for PostgreSQL; not
+  # committed), remade when the schema changed; the URL only picks the schema (prisma.config.ts), nothing connects
+  [ lib/generated/prisma/client.ts -nt prisma/schema.prisma ] || DATABASE_URL=file:./data/chainswe.db npx prisma generate >/dev/null || return
+  [ lib/generated/prisma-pg/client.ts -nt prisma/postgresql/schema.prisma ] ||
+    DATABASE_URL=postgresql://localhost/generate-only npx prisma generate >/dev/null
+}
 # host tools the tests use directly (the replay-script tests run git and patch on the host)
-if ! command -v patch >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then
-  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q patch git >/dev/null
-fi
-bash scripts/ensure-docker.sh
-bash scripts/build-base-image.sh
+host_tools() {
+  if ! command -v patch >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then
+    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q patch git >/dev/null
+  fi
+}
+phase "setup: node modules, Prisma clients" node_modules_and_clients
+phase "setup: git and patch" host_tools
+phase "setup: Docker engine" bash scripts/ensure-docker.sh
+phase "setup: base image" bash scripts/build-base-image.sh

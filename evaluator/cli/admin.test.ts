@@ -45,7 +45,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "chainswe-cli-admin-"));
   const migrated = chainswe(["db", "migrate"]);
   expect(migrated.code).toBe(0);
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -59,13 +59,13 @@ describe("chainswe admin create", () => {
     expect(run.code).toBe(0);
     expect(user("root")).toMatchObject({ name: "Site Root", email: "root@example.org", isReviewer: 1, isSiteAdmin: 1 });
     expect(user("root")!.passwordHash).toMatch(/^scrypt\$/);
-  }, 30_000);
+  });
 
   it("takes the password from CHAINSWE_ADMIN_PASSWORD", () => {
     const run = chainswe(["admin", "create", "root2"], { env: { CHAINSWE_ADMIN_PASSWORD: "another long password" } });
     expect(run.code).toBe(0);
     expect(user("root2")).toMatchObject({ isReviewer: 1, isSiteAdmin: 1 });
-  }, 30_000);
+  });
 
   it("fails clearly without a password, with a short one, or with a taken username", () => {
     const none = chainswe(["admin", "create", "nopw"]);
@@ -79,13 +79,13 @@ describe("chainswe admin create", () => {
     expect(taken.stderr).toBe('chainswe: username: "root" is taken\n');
     expect(user("nopw")).toBeUndefined();
     expect(user("shortpw")).toBeUndefined();
-  }, 30_000);
+  });
 
   it("tells the user to migrate a database that has no tables", () => {
     const run = chainswe(["admin", "create", "root", "--password-stdin"], { input: "a long enough password", database: "empty.db" });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("run `chainswe db migrate` first");
-  }, 30_000);
+  });
 });
 
 describe("chainswe admin grant / revoke", () => {
@@ -103,7 +103,7 @@ describe("chainswe admin grant / revoke", () => {
       { actorId: null, action: "role_revoked", reason: "reviewer" },
       { actorId: null, action: "role_granted", reason: "site_admin" },
     ]);
-  }, 60_000);
+  });
 
   it("names an unknown user or role and changes nothing", () => {
     const before = audit().length;
@@ -114,5 +114,5 @@ describe("chainswe admin grant / revoke", () => {
     expect(badRole.code).not.toBe(0);
     expect(badRole.stderr).toContain("owner");
     expect(audit()).toHaveLength(before);
-  }, 30_000);
+  });
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   const migrated = chainswe("data/cli.db", "db", "migrate");
   expect(migrated.stderr + migrated.stdout).toContain("successfully applied");
   expect(migrated.code).toBe(0);
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -41,7 +41,7 @@ describe("chainswe dataset import", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("imported dataset v1: 5 chains, 16 bugs, 5 repos\n");
     expect(run.code).toBe(0);
-  }, 30_000);
+  });
 
   it("exits 2 naming the line and field of a bad record, and imports nothing", async () => {
     const lines = (await readFile(DEMO, "utf8")).trim().split("\n");
@@ -54,17 +54,17 @@ describe("chainswe dataset import", () => {
     expect(run.stderr).toMatch(/line 2 \([^)]+\), field repo:/);
     const again = chainswe("data/cli.db", "dataset", "import", DEMO, "--version", "v2");
     expect(again.code).toBe(0); // v2 was never created
-  }, 30_000);
+  });
 
   it("exits 2 when the version already exists", () => {
     const run = chainswe("data/cli.db", "dataset", "import", DEMO, "--version", "v1");
     expect(run.code).toBe(2);
     expect(run.stderr).toBe("chainswe: dataset version v1 already exists; import under a new version\n");
-  }, 30_000);
+  });
 
   it("tells the user to migrate a database that has no tables", () => {
     const run = chainswe("empty.db", "dataset", "import", DEMO, "--version", "v1");
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("run `chainswe db migrate` first");
-  }, 30_000);
+  });
 });

@@ -70,7 +70,7 @@ describe("loadPredictionsOffThread", () => {
     );
     // refused either way: over the checking thread's memory, or every record fails the schema
     expect(refusal instanceof FieldError || refusal instanceof InputError).toBe(true);
-  }, 180_000);
+  }, 180_000); // over the project's budget: 100 MB written, then checked on a thread of its own
 
   it("hands back the line-by-line problems of a bad file as an InputError", async () => {
     const path = join(dir, "bad.jsonl");
@@ -78,5 +78,5 @@ describe("loadPredictionsOffThread", () => {
     const err = await loadPredictionsOffThread(path, []).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).issues[0]).toMatchObject({ line: 1, message: expect.stringMatching(/malformed JSON/) });
-  }, 60_000); // a thread of its own heap size starts here: seconds on a busy machine
+  });
 });

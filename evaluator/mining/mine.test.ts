@@ -36,7 +36,7 @@ function unrelatedCommit(repo: string, parent: string): string {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "chainswe-mine-test-"));
   repos = await demoClones(dir);
-}, 60_000);
+});
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("mine (git joins and overlap)", () => {

@@ -159,9 +159,11 @@ describe("parsePytestLog line forms", () => {
       "tests/a.py::t[" + "] PASSED (".repeat(60_000),
       "FAILED tests/a.py::t[" + "]x".repeat(200_000),
     ];
+    // time is what this test checks: linear reading takes milliseconds, a backtracking pattern on
+    // these lines orders of magnitude longer; the bound is wide enough for a loaded machine
     const started = performance.now();
     expect(observations(lines.join("\n"))).toEqual({});
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it("reads CRLF line ends and carriage-return overwrites", () => {

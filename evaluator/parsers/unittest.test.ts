@@ -114,9 +114,11 @@ describe("parseUnittestLog line forms", () => {
 
   it("reads hostile long lines in linear time", () => {
     const lines = ["t (a.b) ... ".repeat(60_000), "t (a.b) [" + "] ... x".repeat(60_000), "FAIL: t (a.b) [" + " (".repeat(60_000)];
+    // time is what this test checks: linear reading takes milliseconds, a backtracking pattern on
+    // these lines orders of magnitude longer; the bound is wide enough for a loaded machine
     const started = performance.now();
     const parsed = observations(lines.join("\n"));
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(parsed).toEqual({});
   });
 

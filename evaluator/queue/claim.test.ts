@@ -20,7 +20,7 @@ const DEMO_CHAINS = ["dateranges-chain-1", "inikit-chain-1", "moneyx-chain-1", "
 beforeAll(async () => {
   t = await openTestDb();
   queue = await import("./index");
-}, 60_000);
+});
 
 afterAll(async () => t?.close());
 
@@ -82,7 +82,7 @@ describe("claimJob", () => {
     const won = outputs.flatMap((o) => JSON.parse(o.stdout) as string[]);
     expect(won).toHaveLength(10);
     expect(new Set(won).size).toBe(10);
-  }, 60_000);
+  });
 
   it("claims a running job again once its lease has expired, and not before", async () => {
     await submit(["inikit-chain-1"]);

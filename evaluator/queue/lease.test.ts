@@ -16,7 +16,7 @@ const later = (ms: number) => new Date(Date.now() + ms);
 beforeAll(async () => {
   t = await openTestDb();
   queue = await import("./index");
-}, 60_000);
+});
 
 afterAll(async () => t?.close());
 

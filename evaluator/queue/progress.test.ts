@@ -19,7 +19,7 @@ beforeAll(async () => {
   t = await openTestDb();
   queue = await import("./index");
   progress = await import("./progress");
-}, 60_000);
+});
 
 afterAll(async () => t?.close());
 

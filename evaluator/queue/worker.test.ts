@@ -4,9 +4,9 @@
  * stop() returns once the slots are idle. (tests/docker/queue.test.ts runs
  * real chains, kills workers and checks containers.)
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
+import { waitFor } from "@/lib/testing/wait";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let queue: typeof import("./index");
@@ -14,7 +14,7 @@ let queue: typeof import("./index");
 beforeAll(async () => {
   t = await openTestDb();
   queue = await import("./index");
-}, 60_000);
+});
 
 afterAll(async () => t?.close());
 
@@ -27,7 +27,7 @@ describe("startWorkerPool", () => {
     const { portalLoaders } = await import("@/lib/queue-loaders");
     const pool = queue.startWorkerPool({ concurrency: 2, leaseMs: 5_000, pollMs: 20, workerId: "test", loaders: portalLoaders, log: (l) => lines.push(l), reapOrphans: false });
     try {
-      for (let i = 0; i < 200 && (await t.db.submission.findUniqueOrThrow({ where: { id: s.id } })).status !== "failed"; i++) await sleep(25);
+      await waitFor("the submission to fail", async () => (await t.db.submission.findUniqueOrThrow({ where: { id: s.id } })).status === "failed", { timeoutMs: 60_000, everyMs: 25 });
     } finally {
       await pool.stop();
     }

@@ -13,7 +13,7 @@ beforeAll(async () => {
   const users = await import("@/lib/accounts/users");
   ann = (await users.createUser({ username: "ann", password: "correct horse battery" })).id;
   bob = (await users.createUser({ username: "bob", password: "correct horse battery" })).id;
-}, 60_000);
+});
 afterAll(async () => t?.close());
 
 describe("sessions", () => {

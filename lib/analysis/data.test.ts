@@ -6,45 +6,30 @@
  * a submission the viewer may not read is not found.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bugResultRow } from "@/evaluator/queue/results";
 import { pairedComparison } from "@/evaluator/scoring";
 import { analysisQuerySchema } from "@/lib/analysis/url";
 import { positionsQuerySchema } from "@/lib/positions/url";
 import { compareQuerySchema } from "@/lib/compare/url";
 import { FieldError, NotFoundError } from "@/lib/errors";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, completedSubmission, openTestDb } from "@/lib/testing/test-db";
 import { parseQuery } from "@/lib/view-query";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let an: typeof import("@/lib/analysis/data");
 let positions: typeof import("@/lib/positions/data");
 let compare: typeof import("@/lib/compare/data");
-let agg: typeof import("@/lib/leaderboard/aggregates");
 
 beforeAll(async () => {
   t = await openTestDb();
   an = await import("@/lib/analysis/data");
   positions = await import("@/lib/positions/data");
   compare = await import("@/lib/compare/data");
-  agg = await import("@/lib/leaderboard/aggregates");
-}, 60_000);
+});
 afterAll(async () => t?.close());
 
 /** A completed submission, aggregates refreshed; bugs listed as unresolved (chain → orders) fail, touching a stray file. */
-async function completed(system: string, mode: "oracle" | "seq", unresolved: Record<string, number[]> = {}, visibility = "public") {
-  const { id } = await t.submissions.createSubmission({ systemName: system, teamName: "an", datasetVersion: "v1", mode, predictions: DEMO_GOLD_SEQ });
-  for (const job of await t.db.evaluationJob.findMany({ where: { submissionId: id } })) {
-    const arts = fakeGradedChain((await t.datasets.getChain("v1", job.continuousId))!, system).map((a) => {
-      if (!unresolved[job.continuousId]?.includes(a.bug.order)) return { ...a, bug: { ...a.bug, mode } };
-      return { ...a, bug: { ...a.bug, mode, resolved: false, fingerprint: "broke_working_code" as const, model_files: ["stray.py"] } };
-    });
-    await t.db.bugResult.createMany({ data: arts.map((a) => bugResultRow(id, a)) });
-  }
-  await t.db.evaluationJob.updateMany({ where: { submissionId: id }, data: { status: "done" } });
-  await t.db.submission.update({ where: { id }, data: { status: "completed", visibility, finishedAt: new Date(), reviewedAt: new Date() } });
-  await agg.refreshAggregates(id);
-  return id;
-}
+const completed = (system: string, mode: "oracle" | "seq", unresolved: Record<string, number[]> = {}, visibility = "public") =>
+  completedSubmission(t, { system: { name: system, team: "an" }, mode, unresolved, failAs: { fingerprint: "broke_working_code", model_files: ["stray.py"] }, visibility, aggregates: true });
 
 const ids = {} as Record<"aOracle" | "aSeq" | "bOracle" | "bSeq" | "cOracle" | "cSeq", string>;
 
@@ -58,7 +43,7 @@ describe("analysis views", () => {
     // a private Seq: not shown either
     ids.cOracle = await completed("sys-c", "oracle");
     ids.cSeq = await completed("sys-c", "seq", { "inikit-chain-1": [3] }, "private");
-  }, 60_000);
+  });
 
   it("chain errors: public Seq analyses against public Oracles only, summed; filters narrow them", async () => {
     const v = await an.getChainErrorView(parseQuery(analysisQuerySchema, { version: "v1" }));

@@ -7,9 +7,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { touchedFiles } from "@/evaluator/diff";
-import { bugResultRow } from "@/evaluator/queue/results";
 import { chainSchema } from "@/lib/schemas/dataset";
-import { DEMO_DATASET, DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_DATASET, completedSubmission, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let browser: typeof import("@/lib/dataset/browser");
@@ -20,20 +19,8 @@ const demoChains = readFileSync(DEMO_DATASET, "utf8")
   .map((l) => chainSchema.parse(JSON.parse(l)));
 
 /** A submission with fake graded chains, all resolved but the listed bugs (chain → orders). */
-async function submission(system: string, mode: "oracle" | "seq", opts: { unresolved?: Record<string, number[]>; visibility?: string; status?: string; finishedAt?: string } = {}) {
-  const { id } = await t.submissions.createSubmission({ systemName: system, teamName: "ds", datasetVersion: "v1", mode, predictions: DEMO_GOLD_SEQ });
-  for (const job of await t.db.evaluationJob.findMany({ where: { submissionId: id } })) {
-    const arts = fakeGradedChain((await t.datasets.getChain("v1", job.continuousId))!, system).map((a) =>
-      opts.unresolved?.[job.continuousId]?.includes(a.bug.order) ? { ...a, bug: { ...a.bug, resolved: false, fingerprint: "left_unfixed" as const } } : a,
-    );
-    await t.db.bugResult.createMany({ data: arts.map((a) => bugResultRow(id, { ...a, bug: { ...a.bug, mode } })) });
-  }
-  await t.db.submission.update({
-    where: { id },
-    data: { status: opts.status ?? "completed", visibility: opts.visibility ?? "public", finishedAt: new Date(opts.finishedAt ?? "2025-03-01") },
-  });
-  return id;
-}
+const submission = (system: string, mode: "oracle" | "seq", opts: { unresolved?: Record<string, number[]>; visibility?: string; status?: string; finishedAt?: string } = {}) =>
+  completedSubmission(t, { system: { name: system, team: "ds" }, mode, ...opts, finishedAt: new Date(opts.finishedAt ?? "2025-03-01"), reviewed: false });
 
 let seqId: string;
 
@@ -47,7 +34,7 @@ beforeAll(async () => {
   // neither counts: private, and public but failed
   await submission("sys-private", "seq", { unresolved: { "moneyx-chain-1": [1] }, visibility: "private" });
   await submission("sys-failed", "seq", { unresolved: { "moneyx-chain-1": [1] }, status: "failed" });
-}, 60_000);
+});
 
 afterAll(async () => t?.close());
 

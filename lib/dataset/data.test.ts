@@ -39,7 +39,7 @@ async function demoRecords(): Promise<Record<string, unknown>[]> {
 beforeAll(async () => {
   const t = await openTestDb({ importDemo: false });
   ({ dir, db, close, datasets: data } = t);
-}, 60_000);
+});
 
 afterAll(async () => {
   await close?.();

@@ -5,9 +5,8 @@
  * the leaderboard shows public rows only, with the relative change vs Oracle.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bugResultRow } from "@/evaluator/queue/results";
 import { scoreRun } from "@/evaluator/scoring";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { completedSubmission, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let agg: typeof import("@/lib/leaderboard/aggregates");
@@ -17,24 +16,13 @@ beforeAll(async () => {
   t = await openTestDb();
   agg = await import("@/lib/leaderboard/aggregates");
   lb = await import("@/lib/leaderboard/data");
-}, 60_000);
+});
 afterAll(async () => t?.close());
 
 /** A completed submission whose bugs all resolve, except those listed as unresolved (chain → orders). */
-async function completed(system: string, mode: "oracle" | "seq", unresolved: Record<string, number[]> = {}, visibility = "public") {
-  const { id } = await t.submissions.createSubmission({ systemName: system, teamName: "agg", datasetVersion: "v1", mode, predictions: DEMO_GOLD_SEQ });
-  for (const job of await t.db.evaluationJob.findMany({ where: { submissionId: id } })) {
-    const arts = fakeGradedChain((await t.datasets.getChain("v1", job.continuousId))!, system).map((a) => {
-      if (!unresolved[job.continuousId]?.includes(a.bug.order)) return a;
-      // the agent's patch for this bug touched a file the next bug's gold patch needs: an overshoot
-      return { ...a, bug: { ...a.bug, resolved: false, fingerprint: "broke_working_code" as const, model_files: ["stray.py"] } };
-    });
-    await t.db.bugResult.createMany({ data: arts.map((a) => bugResultRow(id, a)) });
-  }
-  await t.db.evaluationJob.updateMany({ where: { submissionId: id }, data: { status: "done" } });
-  await t.db.submission.update({ where: { id }, data: { status: "completed", visibility, finishedAt: new Date(), reviewedAt: new Date() } });
-  return id;
-}
+const completed = (system: string, mode: "oracle" | "seq", unresolved: Record<string, number[]> = {}, visibility = "public") =>
+  // the agent's patch for an unresolved bug touched a file the next bug's gold patch needs: an overshoot
+  completedSubmission(t, { system: { name: system, team: "agg" }, mode, unresolved, failAs: { fingerprint: "broke_working_code", model_files: ["stray.py"] }, visibility });
 
 describe("refreshAggregates and the leaderboard", () => {
   it("stores scoreRun's scores, analyses Seq against Oracle, and ranks public rows with their change vs Oracle", async () => {

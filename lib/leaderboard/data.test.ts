@@ -3,10 +3,9 @@
  * submission stands for each system × mode, nothing private shows, and the
  * scores kept in memory between requests follow every recomputation.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bugResultRow } from "@/evaluator/queue/results";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, completedSubmission, openTestDb } from "@/lib/testing/test-db";
+import { clockTicked } from "@/lib/testing/wait";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let agg: typeof import("@/lib/leaderboard/aggregates");
@@ -16,24 +15,14 @@ beforeAll(async () => {
   t = await openTestDb();
   agg = await import("@/lib/leaderboard/aggregates");
   lb = await import("@/lib/leaderboard/data");
-}, 60_000);
+});
 afterAll(async () => t?.close());
 
 /** A completed, scored submission; `unresolved` bugs as "chain#order". */
-async function completed(system: string, mode: "oracle" | "seq", opts: { unresolved?: string[]; visibility?: string; finishedAt?: Date; runOf?: string } = {}) {
-  const { id } = await t.submissions.createSubmission({ systemName: system, teamName: "lb", datasetVersion: "v1", mode, predictions: DEMO_GOLD_SEQ, runOf: opts.runOf ?? null });
-  for (const job of await t.db.evaluationJob.findMany({ where: { submissionId: id } })) {
-    const arts = fakeGradedChain((await t.datasets.getChain("v1", job.continuousId))!, system).map((a) =>
-      opts.unresolved?.includes(`${job.continuousId}#${a.bug.order}`) ? { ...a, bug: { ...a.bug, resolved: false, fingerprint: "left_unfixed" as const } } : a,
-    );
-    await t.db.bugResult.createMany({ data: arts.map((a) => bugResultRow(id, a)) });
-  }
-  await t.db.submission.update({
-    where: { id },
-    data: { status: "completed", visibility: opts.visibility ?? "public", finishedAt: opts.finishedAt ?? new Date(), reviewedAt: new Date() },
-  });
-  await agg.refreshAggregates(id);
-  return id;
+function completed(system: string, mode: "oracle" | "seq", opts: { unresolved?: string[]; visibility?: string; finishedAt?: Date; runOf?: string } = {}) {
+  const unresolved: Record<string, number[]> = {};
+  for (const [chain, order] of (opts.unresolved ?? []).map((u) => u.split("#"))) (unresolved[chain!] ??= []).push(Number(order));
+  return completedSubmission(t, { system: { name: system, team: "lb" }, mode, unresolved, visibility: opts.visibility, finishedAt: opts.finishedAt, runOf: opts.runOf, aggregates: true });
 }
 
 const names = (rows: { system: { name: string }; mode: string; submissionId: string }[]) => rows.map((r) => `${r.system.name}/${r.mode}`).sort();
@@ -59,7 +48,7 @@ describe("getLeaderboard", () => {
     expect(before.counts.resolved).toBe(16);
     // the results change (as after a re-run) and the aggregates are recomputed
     await t.db.bugResult.updateMany({ where: { submissionId: seq, continuousId: "inikit-chain-1", order: 1 }, data: { resolved: false, fingerprint: "left_unfixed" } });
-    await sleep(5);
+    await clockTicked();
     await agg.refreshAggregates(seq);
     const strict = (await lb.getLeaderboard({ version: "v1" })).rows.find((r) => r.submissionId === seq)!;
     const lenient = (await lb.getLeaderboard({ version: "v1", scoring: "lenient" })).rows.find((r) => r.submissionId === seq)!;
@@ -74,10 +63,10 @@ describe("getLeaderboard", () => {
     const id = await completed("lb-d", "oracle");
     const first = await lb.getLeaderboard({ version: "v1" });
     expect(await lb.getLeaderboard({ version: "v1" })).toBe(first);
-    await sleep(2);
+    await clockTicked();
     await t.db.system.updateMany({ where: { name: "lb-d" }, data: { model: "lb-d-model-2" } });
     expect((await lb.getLeaderboard({ version: "v1" })).rows.find((r) => r.submissionId === id)?.system.model).toBe("lb-d-model-2");
-    await sleep(2);
+    await clockTicked();
     await t.db.submission.update({ where: { id }, data: { visibility: "private" } });
     expect((await lb.getLeaderboard({ version: "v1" })).rows.find((r) => r.submissionId === id)).toBeUndefined();
   });
@@ -87,7 +76,7 @@ describe("getLeaderboard", () => {
     const derive = () => lb.derivedFromLeaderboard("test", async () => ++computed);
     expect(await derive()).toBe(1);
     expect(await derive()).toBe(1);
-    await sleep(2);
+    await clockTicked();
     await completed("lb-e", "seq");
     expect(await derive()).toBe(2);
   });
@@ -145,7 +134,7 @@ describe("getLeaderboard under a bug-date window (SPEC §7)", () => {
   it("fills the chain records of scores stored before they were kept, from the graded bugs", async () => {
     const id = await completed("lb-old", "oracle", { unresolved: ["semverkit-chain-1#3"] });
     await t.db.submissionScore.update({ where: { submissionId: id }, data: { chains: null } });
-    await sleep(2);
+    await clockTicked();
     await t.db.submission.update({ where: { id }, data: { reviewReason: "touch" } });
     const row = (await lb.getLeaderboard({ version: "v1", window: { from: "2024-01-01" } })).rows.find((r) => r.submissionId === id)!;
     expect(row.counts).toEqual({ chains: 1, bugs: 3, resolved: 2, chainsResolved: 0 });
@@ -214,7 +203,7 @@ describe("scores without test-editing patches (SPEC §7)", () => {
     const id = await completed("lb-test-editor", "seq");
     // bug 1 of inikit also added a test file: a test edit
     await t.db.bugResult.updateMany({ where: { submissionId: id, continuousId: "inikit-chain-1", order: 1 }, data: { modelFiles: JSON.stringify(["inikit/parser.py", "tests/test_extra.py"]) } });
-    await sleep(5);
+    await clockTicked();
     await agg.refreshAggregates(id);
     const withEdits = (await lb.getLeaderboard({ version: "v1" })).rows.find((r) => r.submissionId === id)!;
     const without = (await lb.getLeaderboard({ version: "v1", test_edits: "without" })).rows.find((r) => r.submissionId === id)!;

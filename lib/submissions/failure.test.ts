@@ -8,11 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_STORED_HITS } from "@/evaluator/trajectory/shortcuts";
 import { TIMELINE_PAGE_ITEMS } from "@/lib/submissions/trajectories";
 import { touchedFiles } from "@/evaluator/diff";
-import { bugResultRow } from "@/evaluator/queue/results";
 import type { Viewer } from "@/lib/authz";
 import { NotFoundError } from "@/lib/errors";
 import { failurePageUrl } from "@/lib/submissions/urls";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { completedSubmission, openTestDb, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let failure: typeof import("@/lib/submissions/failure");
@@ -37,35 +36,28 @@ const LOG = [
   `FAILED ${FAILING} - Failed...`,
 ].join("\n");
 
-async function viewer(username: string, teamId: string | null, roles: { isReviewer?: boolean } = {}): Promise<Viewer> {
-  const { viewerById } = await import("@/lib/accounts/users");
-  const user = await t.db.user.create({ data: { username, name: username, ...roles } });
-  if (teamId) await t.db.teamMember.create({ data: { teamId, userId: user.id } });
-  return (await viewerById(user.id))!;
-}
-
 /**
  * A completed submission of moneyx only, every file set as the gold patch's; under
  * Seq, bug 1 also edits currency.py (an overshoot: gold 2 touches it) and bug 2 fails.
  */
-async function completed(systemId: string, mode: "oracle" | "seq", visibility: string): Promise<string> {
-  const { id } = await t.submissions.createSubmission({ systemId, datasetVersion: "v1", mode, predictions: DEMO_GOLD_SEQ, chainIds: [CHAIN] });
-  const chain = (await t.datasets.getChain("v1", CHAIN))!;
-  const arts = fakeGradedChain(chain, "alpha-agent").map((a, i) => {
-    const gold = touchedFiles(chain.bug_fixes[i]!.patch);
-    const bug = { ...a.bug, mode, gold_files: gold, model_files: gold };
-    if (mode === "seq" && a.bug.order === 1) bug.model_files = [...gold, "moneyx/currency.py"].sort();
-    if (mode === "seq" && a.bug.order === 2) {
-      Object.assign(bug, { resolved: false, fingerprint: "broke_working_code", pass_to_pass: { success: [], failure: [FAILING] }, exit_code: 1 });
-      return { ...a, bug, log: LOG };
-    }
-    return { ...a, bug };
+const completed = (systemId: string, mode: "oracle" | "seq", visibility: string) =>
+  completedSubmission(t, {
+    system: { id: systemId },
+    mode,
+    chainIds: [CHAIN],
+    visibility,
+    reviewed: false,
+    edit: (a, chain) => {
+      const gold = touchedFiles(chain.bug_fixes[a.bug.order - 1]!.patch);
+      const bug = { ...a.bug, gold_files: gold, model_files: gold };
+      if (mode === "seq" && a.bug.order === 1) bug.model_files = [...gold, "moneyx/currency.py"].sort();
+      if (mode === "seq" && a.bug.order === 2) {
+        Object.assign(bug, { resolved: false, fingerprint: "broke_working_code", pass_to_pass: { success: [], failure: [FAILING] }, exit_code: 1 });
+        return { ...a, bug, log: LOG };
+      }
+      return { ...a, bug };
+    },
   });
-  await t.db.bugResult.createMany({ data: arts.map((a) => bugResultRow(id, a)) });
-  await t.db.evaluationJob.updateMany({ where: { submissionId: id }, data: { status: "done" } });
-  await t.db.submission.update({ where: { id }, data: { status: "completed", visibility, finishedAt: new Date() } });
-  return id;
-}
 
 beforeAll(async () => {
   t = await openTestDb();
@@ -74,9 +66,9 @@ beforeAll(async () => {
   const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", model: "m", scaffold: "s", contextConfig: "Baseline" });
   const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
   const beta = await t.db.system.findUniqueOrThrow({ where: { id: await ensureSystem({ teamName: "Beta", name: "b" }) }, select: { teamId: true } });
-  member = await viewer("alice", alpha.teamId);
-  outsider = await viewer("bob", beta.teamId);
-  reviewer = await viewer("rita", null, { isReviewer: true });
+  member = await testViewer(t, "alice", alpha.teamId);
+  outsider = await testViewer(t, "bob", beta.teamId);
+  reviewer = await testViewer(t, "rita", null, { isReviewer: true });
   oracleId = await completed(systemId, "oracle", "private");
   seqId = await completed(systemId, "seq", "public");
   const { refreshAggregates } = await import("@/lib/leaderboard/aggregates");

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
 import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let vis: typeof import("@/lib/submissions/review");
@@ -22,13 +22,6 @@ let systemId: string;
 const policy = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
 const CHAINS = ["inikit-chain-1", "moneyx-chain-1"];
 
-async function viewer(username: string, teamId: string | null, roles: { isReviewer?: boolean } = {}): Promise<Viewer> {
-  const { viewerById } = await import("@/lib/accounts/users");
-  const user = await t.db.user.create({ data: { username, name: username, ...roles } });
-  if (teamId) await t.db.teamMember.create({ data: { teamId, userId: user.id } });
-  return (await viewerById(user.id))!;
-}
-
 beforeAll(async () => {
   t = await openTestDb();
   vis = await import("@/lib/submissions/review");
@@ -39,10 +32,10 @@ beforeAll(async () => {
   const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
   const otherSystem = await ensureSystem({ teamName: "Beta", name: "beta-agent" });
   const beta = await t.db.system.findUniqueOrThrow({ where: { id: otherSystem }, select: { teamId: true } });
-  member = await viewer("alice", alpha.teamId);
-  outsider = await viewer("bob", beta.teamId);
-  reviewer = await viewer("rita", null, { isReviewer: true });
-  teamReviewer = await viewer("ruth", alpha.teamId, { isReviewer: true });
+  member = await testViewer(t, "alice", alpha.teamId);
+  outsider = await testViewer(t, "bob", beta.teamId);
+  reviewer = await testViewer(t, "rita", null, { isReviewer: true });
+  teamReviewer = await testViewer(t, "ruth", alpha.teamId, { isReviewer: true });
 }, 60_000);
 
 afterAll(async () => t?.close());

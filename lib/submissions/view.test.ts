@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
 import { NotFoundError } from "@/lib/errors";
 import { gradedBugSchema } from "@/lib/schemas/results";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let view: typeof import("@/lib/submissions/view");
@@ -21,13 +21,6 @@ let handedIn: Awaited<ReturnType<typeof fakeGradedChain>>;
 const policy = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
 const CHAINS = ["inikit-chain-1", "moneyx-chain-1"];
 
-async function viewer(username: string, teamId: string | null, roles: { isReviewer?: boolean } = {}): Promise<Viewer> {
-  const { viewerById } = await import("@/lib/accounts/users");
-  const user = await t.db.user.create({ data: { username, name: username, ...roles } });
-  if (teamId) await t.db.teamMember.create({ data: { teamId, userId: user.id } });
-  return (await viewerById(user.id))!;
-}
-
 const setVisibility = (visibility: string) => t.db.submission.update({ where: { id }, data: { visibility } });
 
 beforeAll(async () => {
@@ -39,9 +32,9 @@ beforeAll(async () => {
   const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", model: "gpt-x", scaffold: "swe-agent", contextConfig: "Summarize" });
   const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
   const beta = await t.db.system.findUniqueOrThrow({ where: { id: await ensureSystem({ teamName: "Beta", name: "b" }) }, select: { teamId: true } });
-  member = await viewer("alice", alpha.teamId);
-  outsider = await viewer("bob", beta.teamId);
-  reviewer = await viewer("rita", null, { isReviewer: true });
+  member = await testViewer(t, "alice", alpha.teamId);
+  outsider = await testViewer(t, "bob", beta.teamId);
+  reviewer = await testViewer(t, "rita", null, { isReviewer: true });
 
   id = (await t.submissions.createSubmission({ systemId, datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ, chainIds: CHAINS, metadata: { note: "run 1" } })).id;
   handedIn = [];

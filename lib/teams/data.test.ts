@@ -25,7 +25,7 @@ beforeAll(async () => {
   for (const username of ["ann", "bob", "cat", "dan", "root"]) {
     ids[username] = (await users.createUser({ username, password: "correct horse battery" }, { isSiteAdmin: username === "root" })).id;
   }
-}, 60_000);
+});
 
 afterAll(async () => t?.close());
 

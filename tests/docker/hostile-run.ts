@@ -21,10 +21,13 @@ export function hostileChain(tiny: TinyRepo, name: string, over: Partial<Chain> 
   return { ...tiny.chain, continuous_id: `hostile-${name}-${randomBytes(4).toString("hex")}`, ...over };
 }
 
-/** The chain with a shell line run before (or after) each bug's test command: its output lands in the log. */
-export function withProbe(chain: Chain, probe: string, at: "before" | "after" = "before"): Chain {
+/**
+ * The chain with a shell line run before (or after) each bug's test command, or
+ * only bug `order`'s: its output lands in the log.
+ */
+export function withProbe(chain: Chain, probe: string, at: "before" | "after" = "before", order?: number): Chain {
   const cmds = (c: string[]) => (at === "before" ? [probe, ...c] : [...c, probe]);
-  return { ...chain, bug_fixes: chain.bug_fixes.map((b) => ({ ...b, test_cmds: cmds(b.test_cmds) })) };
+  return { ...chain, bug_fixes: chain.bug_fixes.map((b) => (order === undefined || b.order === order ? { ...b, test_cmds: cmds(b.test_cmds) } : b)) };
 }
 
 /** Every container labelled with the chain (the states container and each bug's). */
@@ -33,7 +36,7 @@ export async function containersOf(chainId: string): Promise<string[]> {
   return list.map((c) => c.Id);
 }
 
-export type HostileRun = { bugs: GradedBug[]; logs: string[]; errors: string; seconds: number };
+export type HostileRun = { bugs: GradedBug[]; logs: string[]; errors: string };
 
 /**
  * Grades the patches (order → diff) and checks what every hostile test needs:
@@ -42,7 +45,6 @@ export type HostileRun = { bugs: GradedBug[]; logs: string[]; errors: string; se
  */
 export async function gradeHostile(chain: Chain, mode: Mode, patches: Record<number, string>, limits: Partial<SandboxLimits> = {}): Promise<HostileRun> {
   const outDir = mkdtempSync(join(tmpdir(), "chainswe-hostile-"));
-  const started = Date.now();
   await evaluate({
     dataset: { path: "tiny.jsonl", sha256: "tiny", chains: [chain], warnings: [] },
     predictions: predictionsFor(chain, patches, "hostile"),
@@ -53,7 +55,6 @@ export async function gradeHostile(chain: Chain, mode: Mode, patches: Record<num
     chainIds: null,
     limits: defaultLimits({ testTimeoutS: 30, ...limits }),
   });
-  const seconds = (Date.now() - started) / 1000;
   const errorsFile = join(outDir, "errors.jsonl");
   const errors = existsSync(errorsFile) ? readFileSync(errorsFile, "utf8") : "";
   expect(errors).toBe("");
@@ -61,5 +62,5 @@ export async function gradeHostile(chain: Chain, mode: Mode, patches: Record<num
   const bugs = (await readResults(outDir)).sort((a, b) => a.order - b.order);
   expect(bugs.map((b) => b.order)).toEqual(chain.bug_fixes.map((b) => b.order));
   const logs = bugs.map((b) => readFileSync(join(bugLogDir(outDir, chain.continuous_id, b.order), "test_output.txt"), "utf8"));
-  return { bugs, logs, errors, seconds };
+  return { bugs, logs, errors };
 }

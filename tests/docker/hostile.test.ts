@@ -104,12 +104,20 @@ describe("fooling the grader", () => {
 });
 
 describe("state left for the next bug", () => {
-  /** Oracle: bug 1 runs `planter` (ops.py, mul still broken); bug 2's empty patch must be graded on the real tests alone. */
-  async function expectPlantedPluginGone(name: string, planter: string) {
-    const { bugs, logs } = await gradeHostile(hostileChain(tiny, name), "oracle", {
+  /** After bug 1's tests: a fresh pytest passes every test only with the planted plugin switched on. */
+  const PLUGIN_PROBE = "if python3 -m pytest -q -p no:cacheprovider tests >/dev/null 2>&1; then echo 'PROBE plugin took effect: every test passes'; fi";
+
+  /**
+   * Oracle: bug 1 runs `planter` (ops.py, mul still broken), and `probe` after its
+   * tests must print `planted`: the attack took effect in bug 1's container. Only
+   * then is bug 2's empty patch checked to be graded on the real tests alone.
+   */
+  async function expectPlantedPluginGone(name: string, planter: string, probe: string, planted: string) {
+    const { bugs, logs } = await gradeHostile(withProbe(hostileChain(tiny, name), probe, "after", 1), "oracle", {
       1: patchFor([{ path: "calc/ops.py", before: OPS_V0, after: planter }]),
       2: "",
     });
+    expect(logs[0]).toContain(planted);
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false });
     expect(bugs[1]).toMatchObject({ resolved: false, fingerprint: "no_usable_patch", tampered: false });
     expect(bugs[1]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_cube"]);
@@ -127,7 +135,7 @@ with open("/usr/lib/python3/dist-packages/chainswe_evil_plugin.py", "w") as _f:
 with open("/etc/python3.11/sitecustomize.py", "a") as _f:
     _f.write("\\nimport os\\nos.environ['PYTEST_ADDOPTS'] = '-p chainswe_evil_plugin'\\n")
 `);
-    await expectPlantedPluginGone("plant-oracle", planter);
+    await expectPlantedPluginGone("plant-oracle", planter, PLUGIN_PROBE, "PROBE plugin took effect");
   });
 
   // Proves the same for Seq, where bug 1's patch stays in the agent state, and for two
@@ -147,10 +155,21 @@ for _path, _text in (("/usr/local/bin/python3", ${JSON.stringify(fakePython)}), 
     os.chmod(_path, 0o755)
 subprocess.run(["git", "-C", "/testbed", "config", "core.fsmonitor", "/testbed/.git/fsm.sh"])
 `);
-    const { bugs, logs } = await gradeHostile(hostileChain(tiny, "plant-seq"), "seq", {
+    // after bug 1's tests (in their shell, which remembers where it found python3: hash -r
+    // forgets): the fake is the python3 found on PATH and answers, and git has the hook
+    const probe = [
+      "hash -r",
+      "command -v python3 | sed 's/^/PROBE python3 is /'",
+      "if python3 </dev/null 2>&1 | grep -q FORGED-BY-FAKE-PYTHON; then echo 'PROBE fake python3 answered'; fi",
+      "git -C /testbed config core.fsmonitor | sed 's/^/PROBE fsmonitor /'",
+    ].join("; ");
+    const { bugs, logs } = await gradeHostile(withProbe(hostileChain(tiny, "plant-seq"), probe, "after", 1), "seq", {
       1: patchFor([{ path: "calc/ops.py", before: OPS_V0, after: planter }]),
       2: "",
     });
+    expect(logs[0]).toContain("PROBE python3 is /usr/local/bin/python3\n");
+    expect(logs[0]).toContain("PROBE fake python3 answered\n");
+    expect(logs[0]).toContain("PROBE fsmonitor /testbed/.git/fsm.sh\n");
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false });
     expect(bugs[1]).toMatchObject({ resolved: false, tampered: false, discarded_files: [] });
     expect(bugs[1]!.fail_to_pass.failure).toEqual(["tests/test_ops.py::test_cube"]);
@@ -165,7 +184,14 @@ subprocess.run(["git", "-C", "/testbed", "config", "core.fsmonitor", "/testbed/.
       `echo ${Buffer.from(PASS_EVERYTHING).toString("base64")} | base64 -d > /usr/lib/python3/dist-packages/chainswe_evil_plugin.py`,
       `echo "import os; os.environ['PYTEST_ADDOPTS'] = '-p chainswe_evil_plugin'" > /etc/python3.11/sitecustomize.py`,
     ].join("; ");
-    const wrapper = ["#!/bin/sh", `if [ "$$" = 1 ]; then ( while :; do ${plant}; sleep 0.2; done ) & fi`, 'exec /usr/bin/bash.real "$@"', ""].join("\n");
+    // CHAINSWE_SWAP_PROBE lets the probe below see that the wrapper, not bash, answers /usr/bin/bash
+    const wrapper = [
+      "#!/bin/sh",
+      `if [ "$$" = 1 ]; then ( while :; do ${plant}; sleep 0.2; done ) & fi`,
+      '[ -z "$CHAINSWE_SWAP_PROBE" ] || echo "PROBE swapped bash answered"',
+      'exec /usr/bin/bash.real "$@"',
+      "",
+    ].join("\n");
     const planter = opsRunning(`
 import os, shutil
 shutil.copy2("/usr/bin/bash", "/usr/bin/bash.real")
@@ -174,7 +200,7 @@ with open("/usr/bin/bash.new", "w") as _f:
 os.chmod("/usr/bin/bash.new", 0o755)
 os.rename("/usr/bin/bash.new", "/usr/bin/bash")
 `);
-    await expectPlantedPluginGone("bash-pid1", planter);
+    await expectPlantedPluginGone("bash-pid1", planter, "CHAINSWE_SWAP_PROBE=1 /usr/bin/bash -c true", "PROBE swapped bash answered\n");
   });
 });
 
@@ -222,7 +248,7 @@ atexit.register(lambda: os.write(1, b"GOLD-IN-REACH\\n" if _FOUND else b"GOLD-OU
 
 describe("patch shapes", () => {
   /** Prints a line for every place outside the work tree a patch might have written. */
-  const PROBE = 'for f in /etc/evil /tmp/evil /evil /testbed/.git/evil /testbed/.git/config.evil; do [ -e "$f" ] && echo "PROBE-FOUND $f"; done; true';
+  const PROBE = 'for f in /etc/evil /tmp/evil /evil /testbed/.git/evil /testbed/.git/config.evil; do [ -e "$f" ] && echo "PROBE-FOUND $f"; done; echo PROBE-RAN';
 
   /** The fix of mul with a context line git will not match: only patch(1)'s fuzz applies it. */
   const fuzzyFixMul = () => {
@@ -261,6 +287,7 @@ describe("patch shapes", () => {
     const { bugs, logs } = await gradeHostile(withProbe(hostileChain(tiny, "paths"), PROBE), "oracle", { 1: `${patch}${fixMul()}` });
     expect(bugs[0]).toMatchObject({ patch_applied: false, fingerprint: "no_usable_patch", model_files: [] });
     expect(logs[0]).toContain(">>> patch not applied: unsafe path(s)");
+    expect(logs[0]).toContain("PROBE-RAN");
     expect(logs[0]).not.toContain("PROBE-FOUND");
   });
 
@@ -277,6 +304,7 @@ describe("patch shapes", () => {
     const { bugs, logs } = await gradeHostile(withProbe(hostileChain(tiny, "hidden"), PROBE), "oracle", { 1: makePatch() });
     expect(bugs[0], logs[0]).toMatchObject(applied ? { apply_method: "patch", resolved: true } : { patch_applied: false, fingerprint: "no_usable_patch" });
     expect(logs[0]).toContain(">>> patch --batch --fuzz=5");
+    expect(logs[0]).toContain("PROBE-RAN");
     expect(logs[0]).not.toContain("PROBE-FOUND");
   });
 
@@ -316,8 +344,8 @@ describe("patch shapes", () => {
 
   // Proves size: the portal refuses a patch over CHAINSWE_MAX_PATCH_KB at upload, naming
   // the line and field; the evaluator itself (local files, no such limit) applies and
-  // grades a 50 MB patch within bounds.
-  it("an enormous (50 MB) patch: rejected at upload, graded within bounds by the evaluator", async () => {
+  // grades a 50 MB patch (within the docker project's test budget).
+  it("an enormous (50 MB) patch: rejected at upload, applied and graded by the evaluator", async () => {
     const big = Array.from({ length: 50 * 1024 }, (_, i) => `${String(i).padStart(8, "0")} ${"x".repeat(1014)}`).join("\n");
     const patch = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: OPS_V1 }, { path: "data/big.txt", before: null, after: `${big}\n` }]);
     expect(patch.length).toBeGreaterThan(50 * 1024 * 1024);
@@ -329,8 +357,7 @@ describe("patch shapes", () => {
     expect(refused).toBeInstanceOf(InputError);
     expect((refused as InputError).issues).toEqual([{ line: 1, field: "model_patch", message: expect.stringMatching(/over the .* limit per patch/) as unknown }]);
 
-    const { bugs, seconds } = await gradeHostile(chain, "oracle", { 1: patch });
+    const { bugs } = await gradeHostile(chain, "oracle", { 1: patch });
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: true });
-    expect(seconds).toBeLessThan(120);
   });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   await writeInstanceFile(join(dir, "live.jsonl"), [1, 2, 3].map((k) => demoInstance("SWE-bench-Live", "inikit", k)));
   const [first, second] = [1, 2].map((k) => demoInstance("SWE-rebench", "dateranges", k));
   await writeInstanceFile(join(dir, "rebench.jsonl"), [first, { ...second, FAIL_TO_PASS: [...(second!.FAIL_TO_PASS as string[]), WRONG_TEST] }]);
-}, 120_000);
+});
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("chainswe mine --verify and select", () => {
@@ -60,5 +60,5 @@ describe("chainswe mine --verify and select", () => {
     // the statistics as data: what `dataset import` would store for this file
     expect(JSON.parse(await readFile(join(dir, "v1.stats.json"), "utf8"))).toEqual(datasetStats(dataset.chains));
     expect(await ownSandboxes()).toEqual([]);
-  }, 180_000);
+  });
 });

@@ -11,11 +11,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
 import { docker } from "@/evaluator/sandbox";
+import { waitFor } from "@/lib/testing/wait";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
@@ -37,14 +37,6 @@ function startWorker(workerId: string): Worker {
   child.stderr!.on("data", (c: Buffer) => (text += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, log: () => text, exited };
-}
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
 }
 
 const sandboxesOf = (submissionId: string) =>

@@ -27,7 +27,7 @@ let small: GeneratedRepo;
 beforeAll(async () => {
   large = await buildGeneratedRepo({ files: 5000 });
   small = await buildGeneratedRepo({ files: 50 });
-}, 300_000);
+});
 
 type Use = { use: string; changed: number; paths: string[] };
 

@@ -13,6 +13,7 @@ import { ChainContainers, Sandbox, defaultLimits, docker } from "@/evaluator/san
 import type { Mode } from "@/lib/schemas/prediction";
 import { chainRecords } from "@/evaluator/scoring";
 import { OPS_V0, OPS_V1, buildTinyRepo, type TinyRepo } from "./tiny-repo";
+import { waitFor } from "@/lib/testing/wait";
 import { ownSandboxes } from "./engine";
 import { useCountingServer } from "./counting-server";
 import { patchFor, predictionsFor } from "./patches";
@@ -153,7 +154,7 @@ describe("sandbox limits", () => {
     expect(bugs[1]).toMatchObject({ order: 2, timed_out: true, patch_applied: true, fingerprint: "no_usable_patch" });
     expect(await sandboxContainers()).toEqual([]);
     // a loop that were never stopped would outlast this bound: the test fails by its timeout, not by a timed assertion
-  }, 120_000);
+  });
 });
 
 describe("network isolation", () => {
@@ -202,10 +203,8 @@ describe("Ctrl-C", () => {
     let stderr = "";
     child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-    for (let i = 0; i < 120 && (await sandboxContainers()).length === 0; i++) await new Promise((r) => setTimeout(r, 500));
-    // the states' container, bug 1's, and bug 2's started ahead while bug 1 loops
-    expect((await sandboxContainers()).length).toBeGreaterThanOrEqual(1);
-    await new Promise((r) => setTimeout(r, 3000));
+    // the states' container, then bug 1's (where the test loops) and bug 2's started ahead
+    await waitFor("bug 1's container to run", async () => (await ownSandboxes("chainswe.use=bug")).length >= 1, { timeoutMs: 180_000 });
     child.kill("SIGINT");
     const code = await exited;
     expect(code, stderr).toBe(130);

@@ -7,8 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { shot } from "./steps";
 
-const shot = async (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 
 /** The text of a table cell (its link's, when it has one) found by its row header and column header. */
 async function cell(table: Locator, row: string | RegExp, column: string): Promise<string> {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { DEMO_VERSION, ROOT, chainswe } from "./site";
-import { PASSWORD, createTeamWithSystem, createToken, signIn, signUp } from "./steps";
+import { createTeamWithSystem, createToken, signInAsReviewer, signUp } from "./steps";
 
 const run = Date.now().toString(36);
 const GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
@@ -34,10 +34,8 @@ test("the team cancels an evaluation; a reviewer re-runs a completed one", async
   // the completed one, re-run by a reviewer: every bug graded again, once
   await page.goto(`/submissions/${done}`);
   await expect(page.getByTestId("submission-status")).toHaveText(/completed/i, { timeout: 5 * 60_000 });
-  const reviewer = `rerun-${run}`;
-  chainswe(process.env.E2E_DATABASE_URL!, ["admin", "create", reviewer, "--password-stdin"], `${PASSWORD}\n`);
   const rita = await (await browser.newContext()).newPage();
-  await signIn(rita, reviewer);
+  await signInAsReviewer(rita, `rerun-${run}`);
   await rita.goto(`/submissions/${done}`);
   const before = new Date();
   await rita.getByRole("button", { name: "Re-run" }).click();

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { DEMO_VERSION, ROOT, chainswe } from "./site";
+import { shot } from "./steps";
 
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 const text = async (d: Download) => readFileSync((await d.path())!, "utf8");
 
 async function download(page: Page, link: ReturnType<Page["getByRole"]>): Promise<Download> {

@@ -10,11 +10,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { expect, test } from "@playwright/test";
 import { Client } from "pg";
 import { DEMO_VERSION, ROOT, chainswe, startSite, type Site } from "./site";
-import { createTeamWithSystem, createToken, signUp } from "./steps";
+import { createTeamWithSystem, createToken, shot, signUp } from "./steps";
+import { waitFor } from "@/lib/testing/wait";
 
 const PORT = Number(process.env.CHAINSWE_E2E_PORT ?? 3210) + 2;
 const PG_SERVER = process.env.CHAINSWE_TEST_PG_URL ?? "postgresql://root@localhost/postgres?host=/var/run/postgresql";
@@ -30,14 +30,6 @@ async function sql<T>(url: string, text: string, values: unknown[] = []): Promis
     return (await client.query(text, values)).rows as T[];
   } finally {
     await client.end();
-  }
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(300);
   }
 }
 
@@ -106,7 +98,7 @@ test("PostgreSQL + BullMQ: submit through the API, the site killed mid-evaluatio
     // nothing was dispatched twice: the restarted site took its chains on Redis back
     expect((await jobs()).every((j) => j.status === "done" && j.attempts === 1)).toBe(true);
     expect(workerLog).toContain("e2e-worker");
-    await page.screenshot({ path: test.info().outputPath("deployment-completed.png"), fullPage: true });
+    await shot(page, "deployment-completed");
   } finally {
     worker?.kill("SIGTERM");
     await site?.stop();

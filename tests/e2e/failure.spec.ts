@@ -9,11 +9,10 @@
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_VERSION, ROOT, chainswe } from "./site";
-import { PASSWORD, createTeamWithSystem, createToken, signIn, signUp } from "./steps";
+import { DEMO_VERSION, ROOT } from "./site";
+import { createTeamWithSystem, createToken, shot, signInAsReviewer, signUp } from "./steps";
 
 const run = Date.now().toString(36);
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 /** a line only the demo-overshoot agent's moneyx 1 patch has (its stray currency.py edit) */
 const AGENT_ONLY = "unknown currencies fall back to cents";
 
@@ -99,9 +98,7 @@ test("a chain error: cause and evidence, Oracle | Seq, the overshoot file, faili
 });
 
 test("a reviewer sees the agent's patch as a highlighted, numbered diff", async ({ page }) => {
-  const reviewer = `rev-${run}`;
-  chainswe(process.env.E2E_DATABASE_URL!, ["admin", "create", reviewer, "--password-stdin"], `${PASSWORD}\n`);
-  await signIn(page, reviewer);
+  await signInAsReviewer(page, `rev-${run}`);
   await openOvershootBug(page, "chainswe-demo__moneyx-1");
   const agent = page.getByRole("group", { name: "Agent patch" });
   await expect(agent).toContainText(AGENT_ONLY);

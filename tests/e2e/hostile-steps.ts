@@ -12,8 +12,8 @@ import { gzipSync } from "node:zlib";
 import * as tarStream from "tar-stream";
 import Database from "better-sqlite3";
 import { expect, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { DEMO_VERSION, ROOT, chainswe } from "./site";
-import { PASSWORD, createTeamWithSystem, createToken, signIn, signUp } from "./steps";
+import { DEMO_VERSION, ROOT } from "./site";
+import { createTeamWithSystem, createToken, signInAsReviewer, signUp } from "./steps";
 
 export const GOLD_ORACLE = join(ROOT, "demo", "predictions", "demo-gold.oracle.jsonl");
 /** the chain the short evaluations here grade (3 bugs) */
@@ -44,10 +44,9 @@ export async function teamMember(browser: Browser, username: string, team: strin
 
 /** A site admin (and so a reviewer) made on the command line, signed in, with a token. */
 export async function reviewer(browser: Browser, username: string): Promise<Omit<Actor, "slug" | "system">> {
-  chainswe(process.env.E2E_DATABASE_URL!, ["admin", "create", username, "--password-stdin"], `${PASSWORD}\n`);
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   const page = await context.newPage();
-  await signIn(page, username);
+  await signInAsReviewer(page, username);
   const token = await createToken(page, "hostile", ["submit", "read"]);
   return { username, context, page, token };
 }

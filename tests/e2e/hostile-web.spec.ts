@@ -10,7 +10,7 @@ import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { DEMO_VERSION } from "./site";
-import { PASSWORD, createToken, signUp } from "./steps";
+import { PASSWORD, createToken, shot, signUp } from "./steps";
 import {
   CHAIN,
   GOLD_ORACLE,
@@ -267,7 +267,7 @@ test("HTML and script in team, system, model, scaffold, configuration, display n
     await shownAsText(visitor, teamPath, [N.team, N.system, N.model, N.link]);
     await shownAsText(visitor, `/positions?version=${DEMO_VERSION}`, []);
     await shownAsText(visitor, `/compare?version=${DEMO_VERSION}&a=${id}`, [N.system]);
-    await visitor.screenshot({ path: test.info().outputPath("hostile-names-compare.png"), fullPage: true });
+    await shot(visitor, "hostile-names-compare");
     await shownAsText(page, "/submit", [N.system]);
     expect(dialogs).toEqual([]);
   } finally {

@@ -9,8 +9,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { ROOT, chainswe } from "./site";
-import { PASSWORD, createTeamWithSystem, signIn, signUp } from "./steps";
+import { ROOT } from "./site";
+import { createTeamWithSystem, signInAsReviewer, signUp } from "./steps";
 
 const GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
 const run = Date.now().toString(36);
@@ -67,10 +67,8 @@ test("sign up, create a team and a system, submit, watch, publish, review, and r
   await alice.reload();
   await alice.getByRole("button", { name: "Request publication" }).click();
   await expect(alice.getByTestId("submission-visibility")).toContainText(/pending/i);
-  const reviewer = `rita-${run}`;
-  chainswe(process.env.E2E_DATABASE_URL!, ["admin", "create", reviewer, "--password-stdin"], `${PASSWORD}\n`);
   const rita = await newPage(browser);
-  await signIn(rita, reviewer);
+  await signInAsReviewer(rita, `rita-${run}`);
   await rita.goto("/review");
   await rita.getByRole("link", { name: /gold-agent/ }).first().click();
   await expect(rita).toHaveURL(new RegExp(`${submissionUrl}$`));

@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { DEMO_VERSION, ROOT, chainswe } from "./site";
-import { PASSWORD, createToken, signIn, signUp } from "./steps";
+import { createToken, shot, signInAsReviewer, signUp } from "./steps";
 
 const run = Date.now().toString(36);
 const SYSTEM = `late-fixer-${run}`;
@@ -62,10 +62,8 @@ test.beforeAll(async ({ browser }, info) => {
   await page.reload();
   await page.getByRole("button", { name: "Request publication" }).click();
   await expect(page.getByTestId("submission-visibility")).toContainText(/pending/i);
-  const reviewer = `lb-rev-${run}`;
-  chainswe(process.env.E2E_DATABASE_URL!, ["admin", "create", reviewer, "--password-stdin"], `${PASSWORD}\n`);
   const rita = await (await browser.newContext({ baseURL })).newPage();
-  await signIn(rita, reviewer);
+  await signInAsReviewer(rita, `lb-rev-${run}`);
   await rita.goto(`/submissions/${id}`);
   await rita.getByRole("button", { name: "Approve" }).click();
   await expect(rita.getByTestId("submission-visibility")).toContainText(/public/i);
@@ -80,7 +78,6 @@ async function rowKeys(page: Page): Promise<string[]> {
   );
 }
 const header = (page: Page, name: RegExp) => board(page).getByRole("columnheader", { name });
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 
 test("sorting by a column reorders the rows under a header that stays, with aria-sort", async ({ page }) => {
   await page.goto("/");

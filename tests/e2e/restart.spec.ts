@@ -7,22 +7,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { DEMO_VERSION, ROOT, chainswe, freshDatabase, startSite, type Site } from "./site";
+import { waitFor } from "@/lib/testing/wait";
 
 const PORT = Number(process.env.CHAINSWE_E2E_PORT ?? 3210) + 1;
-
-async function waitFor<T>(what: string, check: () => T | undefined | false, timeoutMs = 240_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 test("a server killed mid-evaluation and restarted completes the submission with every bug graded once", async () => {
   const { url: dbUrl, dir } = freshDatabase("restart");
@@ -52,7 +42,7 @@ test("a server killed mid-evaluation and restarted completes the submission with
     expect(jobs().find((j) => j.continuousId === killedChain)?.status).toBe("running");
 
     site = await startSite({ dbUrl, port: PORT, env: { CHAINSWE_LEASE_S: "4" } });
-    await waitFor("the submission to complete", () => status() === "completed", 300_000);
+    await waitFor("the submission to complete", () => status() === "completed", { timeoutMs: 300_000 });
 
     const graded = results();
     expect(graded.length).toBeGreaterThan(before);

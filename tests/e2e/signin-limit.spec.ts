@@ -10,7 +10,7 @@
  * every site process shares.
  */
 import { expect, test } from "@playwright/test";
-import { PASSWORD, signUp } from "./steps";
+import { PASSWORD, shot, signUp } from "./steps";
 
 const run = Date.now().toString(36);
 // the site keeps its counts while it runs, so a repeated test needs fresh addresses
@@ -39,7 +39,7 @@ test("password guessing backs off per username and address; the owner elsewhere 
   await expect(page.locator("form [role=alert]")).toHaveText(/^Too many failed sign-ins for this username: try again in \d+ s\.$/);
   await expect(page).toHaveURL(/\/signin/);
   expect(await (await page.request.get("/api/auth/session")).json()).toEqual({});
-  await page.screenshot({ path: test.info().outputPath("signin-backoff.png") });
+  await shot(page, "signin-backoff", { fullPage: false });
   await context.close();
 
   // the owner, from another address, is not locked out by the guesser

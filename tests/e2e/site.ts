@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { waitFor } from "@/lib/testing/wait";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 /** the build the browser tests serve (CHAINSWE_E2E_DIST lets two checkouts or engineers test side by side) */
@@ -96,16 +96,21 @@ export async function startSite(opts: { dbUrl: string; port: number; env?: Recor
   child.stdout!.on("data", (c: Buffer) => (text += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (text += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the site exited (${child.exitCode}):\n${text}`);
-    try {
-      if ((await fetch(`${url}/`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the site did not answer on ${url} within 60 s:\n${text}`);
-    await sleep(250);
+  // a production server starts in seconds; minutes on a machine busy with the other tests
+  try {
+    await waitFor(
+      `the site to answer on ${url}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the site exited (${child.exitCode})`);
+        return fetch(`${url}/`).then(
+          (res) => res.ok,
+          () => false, // not listening yet
+        );
+      },
+      { timeoutMs: 180_000, everyMs: 250 },
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message}:\n${text}`);
   }
   return {
     url,

@@ -1,5 +1,6 @@
-/** Browser steps the specs share: a person signing up, a team with one system, an API token. */
-import { expect, type Page } from "@playwright/test";
+/** Browser steps the specs share: a person signing up, a reviewer signing in, a team with one system, an API token, a screenshot. */
+import { expect, test, type Page } from "@playwright/test";
+import { chainswe } from "./site";
 
 export const PASSWORD = "correct horse battery";
 
@@ -17,6 +18,17 @@ export async function signIn(page: Page, username: string): Promise<void> {
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("link", { name: username })).toBeVisible();
+}
+
+/** A site admin (and so a reviewer) made on the command line, as an operator would, signed in on `page`. */
+export async function signInAsReviewer(page: Page, username: string): Promise<void> {
+  chainswe(process.env.E2E_DATABASE_URL!, ["admin", "create", username, "--password-stdin"], `${PASSWORD}\n`);
+  await signIn(page, username);
+}
+
+/** A screenshot of the page (whole, unless told otherwise) among the test's outputs, to look at after a run. */
+export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: opts.fullPage ?? true });
 }
 
 /** On /teams after sign-up: creates the team and one system; answers the team page's path. */

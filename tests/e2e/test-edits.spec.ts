@@ -34,7 +34,6 @@ let id = "";
 const dbUrl = () => process.env.E2E_DATABASE_URL!;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(6 * 60_000);
   rulesBefore = chainswe(dbUrl(), ["dataset", "rules", "demo"]);
   const dir = mkdtempSync(join(tmpdir(), "chainswe-e2e-rules-"));
   const flagged = join(dir, "rules.json");
