@@ -54,7 +54,7 @@ export const envSchema = z.object({
   GITHUB_SECRET: z.string().min(1).optional(),
   /** accounts that may be created per hour from one client address (every client shares one count without a trusted proxy) */
   CHAINSWE_SIGNUPS_PER_HOUR: int(10),
-  /** submissions a team may make per 24 hours (failed and cancelled ones do not count) */
+  /** submissions a team (and a user) may make per 24 hours, counted on arrival: cancelled, failed and deleted ones count too */
   CHAINSWE_DAILY_QUOTA: int(20),
   /** largest predictions upload, and largest single model patch */
   CHAINSWE_MAX_UPLOAD_MB: int(100),

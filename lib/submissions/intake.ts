@@ -30,7 +30,7 @@ import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { createSubmission, nextRunNumber, SubmissionError } from "@/lib/submissions/data";
 import { readMultipart } from "@/lib/submissions/multipart";
 import { uploadedTrajectories } from "@/lib/submissions/trajectories";
-import { quotaError, quotaUse, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
+import { quotaError, quotaUse, recordArrival, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
 import { parseFields, PREDICTIONS_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
 import { systemsForTeams, type SystemChoice } from "@/lib/teams/systems";
 import type { Viewer } from "@/lib/accounts/users";
@@ -42,7 +42,7 @@ export type IntakeLimits = {
   maxUploadBytes: number;
   /** one model_patch (CHAINSWE_MAX_PATCH_KB) */
   maxPatchBytes: number;
-  /** submissions per team per 24 hours; failed and cancelled ones do not count (CHAINSWE_DAILY_QUOTA) */
+  /** submissions per team (and per user) per 24 hours, counted on arrival (CHAINSWE_DAILY_QUOTA) */
   dailyQuota: number;
   /** what the trajectories archive may unpack to (CHAINSWE_MAX_TRAJECTORIES_MB); the archive itself counts against maxUploadBytes */
   maxTrajectoriesBytes: number;
@@ -147,6 +147,8 @@ export async function receiveSubmission(
       // per user as well: free teams are unlimited, so a team quota alone is no limit
       const own = await userQuotaUse(viewer.id, now, client);
       if (own.used >= limits.dailyQuota) throw quotaError("you have", limits.dailyQuota, own.freesAt, now);
+      // admitted: it counts from now on, whatever becomes of it (rolled back with the upload if storing fails)
+      if (client !== db) await recordArrival(client, { teamId: system.teamId, userId: viewer.id }, now);
     };
     // before validating (a team over its quota learns it at once), and again inside the
     // storing transaction, so two uploads racing for the last slot cannot both get it
