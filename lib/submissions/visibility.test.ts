@@ -1,7 +1,7 @@
 /** The publication state machine as one table: every (action, visibility, status, role) that matters. */
 import { describe, expect, it } from "vitest";
 import type { SubmissionStatus, Visibility } from "@/lib/schemas/columns";
-import { availableActions, decisionConflict, visibilityRequestSchema, visibilityTransition, type VisibilityAction } from "@/lib/submissions/visibility";
+import { availableActions, decisionConflict, deletionRefusal, visibilityRequestSchema, visibilityTransition, type VisibilityAction } from "@/lib/submissions/visibility";
 
 const none = { formerMember: false, invited: false, tookPart: false };
 const team = { team: true, reviewer: false, ties: none };
@@ -114,6 +114,21 @@ describe("availableActions", () => {
     for (const role of [formerMember, invited, tookPart]) {
       expect(availableActions(role, "pending_review", "completed")).toMatchObject({ approve: false, reject: false, rerun: false, predictions: true });
     }
+  });
+});
+
+describe("deletionRefusal", () => {
+  it("lets the team delete its private submission once no evaluation runs; nothing else", () => {
+    expect(deletionRefusal(team, "private", "completed")).toBeNull();
+    expect(deletionRefusal(team, "private", "cancelled")).toBeNull();
+    expect(deletionRefusal(team, "private", "failed")).toBeNull();
+    expect(deletionRefusal(team, "private", "running")).toMatch(/running: cancel it first/);
+    expect(deletionRefusal(team, "private", "queued")).toMatch(/queued: cancel it first/);
+    for (const v of ["pending_review", "public", "rejected"] as const) expect(deletionRefusal(team, v, "completed")).toMatch(/only a private submission/);
+    expect(deletionRefusal(reviewer, "private", "completed")).toMatch(/only the submitting team/);
+    expect(availableActions(team, "private", "completed").delete).toBe(true);
+    expect(availableActions(team, "public", "completed").delete).toBe(false);
+    expect(availableActions(reviewer, "private", "completed").delete).toBe(false);
   });
 });
 

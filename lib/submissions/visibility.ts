@@ -180,11 +180,25 @@ export type SubmissionActions = {
   predictions: boolean;
   /** upload the next run of this submission's entry (SPEC §7 repeated runs): the team */
   add_run: boolean;
+  /** delete it and everything stored with it: the team, while private and not being evaluated */
+  delete: boolean;
 } & Record<VisibilityAction, boolean>;
 
 const OPEN_STATUSES: readonly SubmissionStatus[] = ["queued", "running"];
 
 export const isEvaluationOpen = (status: SubmissionStatus): boolean => OPEN_STATUSES.includes(status);
+
+/**
+ * Why the viewer may not delete the submission now, or null: a team deletes its
+ * own submission while it is private (never what the public or reviewers were
+ * shown) and no evaluation of it runs.
+ */
+export function deletionRefusal(role: SubmissionRole, visibility: Visibility, status: SubmissionStatus): string | null {
+  if (!role.team) return "only the submitting team can delete its submission";
+  if (isEvaluationOpen(status)) return `its evaluation is ${status}: cancel it first`;
+  if (visibility !== "private") return `it is ${visibilityLabel(visibility)}: only a private submission can be deleted (withdraw it first)`;
+  return null;
+}
 
 /** Which buttons the submission page offers this viewer. */
 export function availableActions(role: SubmissionRole, visibility: Visibility, status: SubmissionStatus): SubmissionActions {
@@ -195,6 +209,7 @@ export function availableActions(role: SubmissionRole, visibility: Visibility, s
     rerun: mayDecide(role),
     predictions: role.team || role.reviewer,
     add_run: role.team,
+    delete: deletionRefusal(role, visibility, status) === null,
     request_publication: can("request_publication"),
     withdraw: can("withdraw"),
     approve: can("approve"),
