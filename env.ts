@@ -56,6 +56,8 @@ export const envSchema = z.object({
   CHAINSWE_SIGNUPS_PER_HOUR: int(10),
   /** submissions a team (and a user) may make per 24 hours, counted on arrival: cancelled, failed and deleted ones count too */
   CHAINSWE_DAILY_QUOTA: int(20),
+  /** what a team's submissions (predictions, trajectories, test logs), and one user's uploads across their teams, may store */
+  CHAINSWE_TEAM_STORAGE_MB: int(2048),
   /** days a cancelled submission's stored data is kept before the site deletes it (its audit rows stay) */
   CHAINSWE_CANCELLED_KEEP_DAYS: int(7),
   /** largest predictions upload, and largest single model patch */

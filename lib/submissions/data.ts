@@ -12,6 +12,7 @@ import { basename } from "node:path";
 import { loadPredictions, type Predictions } from "@/evaluator/dataset";
 import type { PredictionLimits } from "@/evaluator/dataset/predictions";
 import { cancelEvaluation, enqueueChains, type CancelOutcome } from "@/evaluator/queue/lifecycle";
+import { textBytes } from "@/evaluator/queue/results";
 import type { Tx } from "@/evaluator/queue/settle";
 import { db, isUniqueViolation } from "@/lib/db";
 import { FieldError } from "@/lib/errors";
@@ -73,9 +74,10 @@ export type NewSubmission = {
   trajectories?: { check: TrajectoryCheck; public: boolean } | null;
   /**
    * Runs first inside the storing transaction and may throw to refuse (the daily
-   * quota): a check there cannot be raced by another upload of the same team.
+   * quota, the storage limit): a check there cannot be raced by another upload of
+   * the same team. `bytes`: what this upload would store.
    */
-  admit?: (tx: Tx) => Promise<void>;
+  admit?: (tx: Tx, bytes: number) => Promise<void>;
 };
 
 /** `run`: its number in its entry (1 unless it was sent as the next run of one) */
@@ -161,9 +163,10 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
       teamName: input.teamName ?? LOCAL_TEAM,
       name: input.systemName ?? predictions.system ?? basename(predictions.path).replace(/\.jsonl?$/, ""),
     }));
+  const uploadBytes = textBytes(rows) + textBytes(trajectories?.rows ?? []);
   const { id, run } = await db.$transaction(
     async (tx) => {
-      await input.admit?.(tx);
+      await input.admit?.(tx, uploadBytes);
       const entry = input.runOf ? await nextRun(tx, input.runOf, { systemId, datasetVersionId, mode: input.mode, chainIds }) : { runOfId: null, run: 1 };
       const submission = await tx.submission.create({
         data: {
@@ -178,6 +181,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
           // the version's policy now: a later change of rules does not change how this one is replayed
           testEditPolicy: testEdits,
           trajectoriesPublic: input.trajectories?.public ?? false,
+          uploadBytes,
         },
         select: { id: true, run: true },
       });

@@ -20,7 +20,7 @@ let acmeSystem: string;
 let otherSystem: string;
 let goldLines: string[];
 
-const LIMITS: IntakeLimits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100, maxTrajectoriesBytes: 1024 * 1024 };
+const LIMITS: IntakeLimits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100, maxTrajectoriesBytes: 1024 * 1024, storageBytes: 1024 ** 3 };
 
 async function member(username: string, teamName: string): Promise<{ viewer: Viewer; systemId: string }> {
   const user = await t.db.user.create({ data: { username, name: username } });
@@ -94,6 +94,12 @@ async function refused<E extends Error>(req: Request, type: new (...a: never[]) 
   expect(await rowCounts()).toEqual(before);
   expect((await uploadTempFiles()).filter((f) => !tempBefore.includes(f))).toEqual([]);
   return err as E;
+}
+
+async function cancelAndDelete(id: string, del: (v: Viewer, id: string) => Promise<void>): Promise<void> {
+  const { cancelSubmissionFor } = await import("@/lib/submissions/review");
+  await cancelSubmissionFor(alice, id);
+  await del(alice, id);
 }
 
 const texts = (e: InputError) => e.issues.map((i) => `line ${i.line}, field ${i.field}: ${i.message}`);
@@ -325,6 +331,31 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     await expect(intake.receiveSubmission(alice, upload(lines(goldLines)), { limits })).resolves.toMatchObject({ chains: 5 });
     const refusal = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits }).catch((e: unknown) => e);
     expect(refusal).toMatchObject({ status: 429, message: expect.stringMatching(/^you have used your daily quota of 2 submission\(s\) in the last 24 hours \(counted on arrival: cancelled, failed and deleted ones count too; 4 refused uploads count as one\)/) });
+  });
+
+  it("a team's and a user's stored bytes are capped: 413 naming the limit once an upload would pass it; deleting frees it", async () => {
+    const first = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits: LIMITS });
+    const { uploadBytes } = await t.db.submission.findUniqueOrThrow({ where: { id: first.id }, select: { uploadBytes: true } });
+    // the predictions' text, as stored
+    expect(Number(uploadBytes)).toBeGreaterThan(new Blob([goldLines.map((l) => (JSON.parse(l) as { model_patch: string }).model_patch).join("")]).size);
+    const limits = { ...LIMITS, storageBytes: Number(uploadBytes) * 2 - 1 };
+    const full = await refused(upload(lines(goldLines)), LimitError, alice, limits);
+    expect(full.status).toBe(413);
+    expect(full.message).toMatch(/^team Acme stores [\d.]+ KB of submissions; this upload would add [\d.]+ KB, past its storage limit of [\d.]+ KB \(CHAINSWE_TEAM_STORAGE_MB\): delete private submissions it no longer needs/);
+    // the same bytes in another of one's teams count against one's own limit
+    const team = await t.db.team.create({ data: { name: "Acme Three", slug: "acme-three" } });
+    await t.db.teamMember.create({ data: { teamId: team.id, userId: alice.id } });
+    const system = await t.db.system.create({ data: { teamId: team.id, name: "three agent", model: "m", scaffold: "s", contextConfig: "Baseline" } });
+    const { viewerById } = await import("@/lib/accounts/users");
+    const mine = await refused(upload(lines(goldLines), { system: system.id }), LimitError, (await viewerById(alice.id))!, limits);
+    expect(mine.message).toMatch(/^you store [\d.]+ KB of submissions; this upload would add/);
+    // a team at its limit is told before its upload is checked
+    await expect(intake.receiveSubmission(alice, upload("{not json\n"), { limits: { ...limits, storageBytes: Number(uploadBytes) } })).rejects.toMatchObject({ status: 413 });
+    await intake.receiveSubmission(bob, upload(lines(goldLines), { system: otherSystem }), { limits });
+    const { deleteSubmissionFor } = await import("@/lib/submissions/removal");
+    await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits: LIMITS }).then((s) => cancelAndDelete(s.id, deleteSubmissionFor));
+    await cancelAndDelete(first.id, deleteSubmissionFor);
+    await expect(intake.receiveSubmission(alice, upload(lines(goldLines)), { limits })).resolves.toBeTruthy();
   });
 
   it("two uploads racing for the team's last slot: exactly one is stored", async () => {

@@ -159,3 +159,24 @@ describe("purgeCancelledSubmissions", () => {
     expect(await removal.purgeCancelledSubmissions(7, now)).toBe(0);
   });
 });
+
+describe("stored bytes (the storage limit's count)", () => {
+  it("counts the upload's text when stored, the test logs as each chain is handed in; a re-run starts the logs' count again", async () => {
+    const { storageUse } = await import("@/lib/submissions/storage");
+    const id = await queued();
+    const { teamId } = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
+    const bytes = () => t.db.submission.findUniqueOrThrow({ where: { id }, select: { uploadBytes: true, resultBytes: true } });
+    const before = await bytes();
+    expect(before.uploadBytes).toBeGreaterThan(0n);
+    expect(before.resultBytes).toBe(0n);
+    await review.cancelSubmissionFor(member, id);
+    await t.db.submission.deleteMany({ where: { id } });
+    const done = await completed();
+    const logs = await t.db.bugResult.findMany({ where: { submissionId: done }, select: { log: true } });
+    const after = await t.db.submission.findUniqueOrThrow({ where: { id: done }, select: { uploadBytes: true, resultBytes: true } });
+    expect(Number(after.resultBytes)).toBeGreaterThan(logs.reduce((n, r) => n + Buffer.byteLength(r.log), 0));
+    expect(await storageUse({ teamId })).toBe(Number(after.uploadBytes + after.resultBytes));
+    await review.rerunSubmission(reviewer, done);
+    expect((await t.db.submission.findUniqueOrThrow({ where: { id: done }, select: { resultBytes: true } })).resultBytes).toBe(0n);
+  });
+});
