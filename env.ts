@@ -64,8 +64,12 @@ export const envSchema = z.object({
    * answer then carries Strict-Transport-Security, so browsers never use http again
    */
   CHAINSWE_HSTS: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
-  /** submissions a team may make per 24 hours (failed and cancelled ones do not count) */
+  /** submissions a team (and a user) may make per 24 hours, counted on arrival: cancelled, failed and deleted ones count too */
   CHAINSWE_DAILY_QUOTA: int(20),
+  /** what a team's submissions (predictions, trajectories, test logs), and one user's uploads across their teams, may store */
+  CHAINSWE_TEAM_STORAGE_MB: int(2048),
+  /** days a cancelled submission's stored data is kept before the site deletes it (its audit rows stay) */
+  CHAINSWE_CANCELLED_KEEP_DAYS: int(7),
   /** largest predictions upload, and largest single model patch */
   CHAINSWE_MAX_UPLOAD_MB: int(100),
   CHAINSWE_MAX_PATCH_KB: int(2048),

@@ -8,7 +8,8 @@
  * dispatcher, which hands chains to `chainswe worker --redis` processes on
  * other machines and stores their reports (evaluator/distributed).
  * Either way the site also runs the notification delivery loop
- * (lib/notifications/loop.ts): webhooks and e-mail are sent from the site only.
+ * (lib/notifications/loop.ts): webhooks and e-mail are sent from the site only,
+ * and the hourly cleanup of cancelled submissions (lib/submissions/removal.ts).
  */
 import { hostname } from "node:os";
 import { env } from "@/env";
@@ -17,8 +18,24 @@ import { assertEngine, defaultLimits } from "@/evaluator/sandbox";
 import { coerceError } from "@/lib/errors";
 import { startDeliveryLoop, type DeliveryLoop } from "@/lib/notifications/loop";
 import { portalLoaders } from "@/lib/queue-loaders";
+import { purgeCancelledSubmissions } from "@/lib/submissions/removal";
 
-const holder = globalThis as { chainsweSiteWorker?: Pick<WorkerPool, "stop">; chainsweDeliveryLoop?: DeliveryLoop };
+const holder = globalThis as { chainsweSiteWorker?: Pick<WorkerPool, "stop">; chainsweDeliveryLoop?: DeliveryLoop; chainsweCleanup?: NodeJS.Timeout };
+
+const CLEANUP_EVERY_MS = 3600_000;
+
+/** Deletes cancelled submissions past CHAINSWE_CANCELLED_KEEP_DAYS, now and hourly; safe in several site processes at once (each deletion checks its row). */
+function startSiteCleanup(): void {
+  if (holder.chainsweCleanup) return;
+  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} [cleanup] ${line}\n`);
+  const run = () =>
+    void purgeCancelledSubmissions(env().CHAINSWE_CANCELLED_KEEP_DAYS)
+      .then((n) => n > 0 && log(`deleted ${n} cancelled submission(s)`))
+      .catch((e: unknown) => log(`failed: ${coerceError(e).message}`));
+  holder.chainsweCleanup = setInterval(run, CLEANUP_EVERY_MS);
+  holder.chainsweCleanup.unref();
+  run();
+}
 
 /** Webhook and e-mail deliveries; nothing to hand back on stopping (a claim left behind runs out: lib/notifications/deliveries.ts). */
 function startSiteDeliveries(): void {
@@ -71,6 +88,7 @@ function stopOnSignal(stop: () => Promise<unknown>): void {
 export async function startSiteWorker(): Promise<void> {
   const { CHAINSWE_SITE_WORKERS, CHAINSWE_LEASE_S, CHAINSWE_QUEUE, REDIS_URL } = env();
   startSiteDeliveries();
+  startSiteCleanup();
   if (holder.chainsweSiteWorker) return;
   if (CHAINSWE_QUEUE === "bullmq") return startSiteDispatcher(REDIS_URL);
   if (CHAINSWE_SITE_WORKERS === 0) return;

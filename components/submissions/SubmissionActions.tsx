@@ -6,7 +6,7 @@
  * Works without JavaScript as plain form posts; with it, refusals show beside the form.
  */
 import { useActionState } from "react";
-import { cancelAction, rerunAction, trajectoriesAction, visibilityAction } from "@/app/submissions/[id]/actions";
+import { cancelAction, deleteAction, rerunAction, trajectoriesAction, visibilityAction } from "@/app/submissions/[id]/actions";
 import { IDLE, type ActionResult } from "@/lib/action-result";
 import type { SubmissionActions as Allowed } from "@/lib/submissions/visibility";
 
@@ -97,7 +97,7 @@ function PlainButton({ label, act }: { label: string; act: (prev: ActionResult, 
 }
 
 export function SubmissionActions({ id, allowed }: { id: string; allowed: Allowed }) {
-  const team = allowed.cancel || allowed.request_publication || allowed.withdraw;
+  const team = allowed.cancel || allowed.request_publication || allowed.withdraw || allowed.delete;
   const review = allowed.approve || allowed.reject || allowed.rerun;
   if (!team && !review) return null;
   return (
@@ -108,6 +108,7 @@ export function SubmissionActions({ id, allowed }: { id: string; allowed: Allowe
           {allowed.cancel && <PlainButton label="Cancel evaluation" act={cancelAction.bind(null, id)} />}
           {allowed.request_publication && <VisibilityButton id={id} action="request_publication" label="Request publication" />}
           {allowed.withdraw && <VisibilityButton id={id} action="withdraw" label="Withdraw" secondary />}
+          {allowed.delete && <PlainButton label="Delete submission" act={deleteAction.bind(null, id)} />}
         </div>
       )}
       {review && (

@@ -13,6 +13,7 @@ import { registerDataset } from "./dataset";
 import { registerSubmit } from "./submit";
 import { registerAdmin } from "./admin";
 import { registerAggregates } from "./aggregates";
+import { registerCleanup } from "./cleanup";
 import { registerMining } from "./mining";
 import { registerRollout } from "./rollout";
 
@@ -54,6 +55,7 @@ export async function main(argv: string[]): Promise<void> {
   registerSubmit(program);
   registerAdmin(program);
   registerAggregates(program);
+  registerCleanup(program);
   registerMining(program);
   registerRollout(program);
   (await import("./worker")).registerWorker(program);

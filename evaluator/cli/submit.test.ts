@@ -40,7 +40,7 @@ beforeAll(async () => {
   await t.db.teamMember.create({ data: { teamId: team.id, userId: user.id } });
   systemId = (await t.db.system.create({ data: { teamId: team.id, name: "agent", model: "m", scaffold: "s", contextConfig: "Baseline" } })).id;
   alice = (await (await import("@/lib/accounts/users")).viewerById(user.id))!;
-  const limits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100, maxTrajectoriesBytes: 1024 * 1024 };
+  const limits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100, maxTrajectoriesBytes: 1024 * 1024, storageBytes: 1024 ** 3 };
   server = createServer((req, res) => {
     const request = toRequest(req);
     const viewer = req.headers.authorization === "Bearer csw_good" ? alice : null;

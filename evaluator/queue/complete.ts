@@ -11,7 +11,7 @@
  */
 import type { BugArtifacts } from "@/evaluator/replay";
 import { db } from "@/lib/db";
-import { assertOneChain, bugResultRow } from "./results";
+import { assertOneChain, bugResultRow, textBytes } from "./results";
 import type { SubmissionStatus } from "@/lib/schemas/columns";
 import { settleSubmission } from "./settle";
 
@@ -53,7 +53,10 @@ export async function completeJob(o: CompleteOptions): Promise<CompleteResult> {
       // nothing written yet, so returning (not throwing) leaves the database as it was
       if (owned.count === 0) return { accepted: false } as const;
       const { submissionId } = await tx.evaluationJob.findUniqueOrThrow({ where: { id: o.jobId }, select: { submissionId: true } });
-      await tx.bugResult.createMany({ data: o.bugs.map((a) => bugResultRow(submissionId, a)) });
+      const rows = o.bugs.map((a) => bugResultRow(submissionId, a));
+      await tx.bugResult.createMany({ data: rows });
+      // the logs count against the team's storage from now on
+      await tx.submission.update({ where: { id: submissionId }, data: { resultBytes: { increment: BigInt(textBytes(rows)) } } });
       const submissionStatus = await settleSubmission(tx, submissionId);
       return { accepted: true, graded: o.bugs.length, submissionId, submissionStatus } as const;
     },

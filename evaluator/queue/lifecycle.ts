@@ -49,6 +49,6 @@ export async function requeueEvaluation(tx: Tx, submissionId: string, now: Date)
   await tx.bugResult.deleteMany({ where: { submissionId } });
   await tx.submissionScore.deleteMany({ where: { submissionId } });
   await tx.chainErrorAnalysis.deleteMany({ where: { OR: [{ seqSubmissionId: submissionId }, { oracleSubmissionId: submissionId }] } });
-  await tx.submission.update({ where: { id: submissionId }, data: { status: "queued", finishedAt: null } });
+  await tx.submission.update({ where: { id: submissionId }, data: { status: "queued", finishedAt: null, resultBytes: 0 } });
   return jobs.count;
 }

@@ -7,6 +7,21 @@ import type { BugArtifacts } from "@/evaluator/replay";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { columnJson, fileListSchema, testSplitSchema } from "@/lib/schemas/columns";
 
+/**
+ * The bytes the rows' text takes (UTF-8; a JSON value as its JSON): what a
+ * submission's stored size counts, for the storage limit (lib/submissions/storage.ts).
+ */
+export function textBytes(rows: readonly object[]): number {
+  let n = 0;
+  for (const row of rows) {
+    for (const v of Object.values(row)) {
+      if (typeof v === "string") n += Buffer.byteLength(v);
+      else if (v !== null && typeof v === "object" && !(v instanceof Date)) n += Buffer.byteLength(JSON.stringify(v));
+    }
+  }
+  return n;
+}
+
 export function bugResultRow(submissionId: string, a: BugArtifacts): Prisma.BugResultCreateManyInput {
   const b = a.bug;
   return {

@@ -46,6 +46,8 @@ export const AUDIT_ACTIONS = [
   // the team showed or hid its trajectories (SPEC §7)
   "trajectories_shown",
   "trajectories_hidden",
+  // the team deleted its private submission, or the site deleted a cancelled one after its grace period (no actor)
+  "submission_deleted",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

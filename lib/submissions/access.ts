@@ -12,22 +12,27 @@ import {
   type SubmissionStatus,
   type Visibility,
 } from "@/lib/schemas/columns";
-import type { SubmissionRole } from "@/lib/submissions/visibility";
-
+import { submissionTies } from "@/lib/submissions/ties";
+import { NO_TIES, type SubmissionRole } from "@/lib/submissions/visibility";
 
 export type ReadableSubmission = { id: string; teamId: string; visibility: Visibility; status: SubmissionStatus; role: SubmissionRole };
 
-export const roleFor = (viewer: Viewer | null, teamId: string): SubmissionRole => ({
-  team: canActForTeam(viewer, teamId),
-  reviewer: canReview(viewer),
-});
+/** What the viewer is to the submission; its ties are looked up for reviewers only (no one else decides). */
+async function roleFor(viewer: Viewer | null, s: { id: string; teamId: string; submittedById: string | null }): Promise<SubmissionRole> {
+  const reviewer = canReview(viewer);
+  return {
+    team: canActForTeam(viewer, s.teamId),
+    reviewer,
+    ties: viewer && reviewer ? await submissionTies(viewer.id, s) : NO_TIES,
+  };
+}
 
 /** The submission's access facts, or NotFoundError when it does not exist or the viewer may not read it. */
 export async function readableSubmission(viewer: Viewer | null, id: string): Promise<ReadableSubmission> {
-  const row = await db.submission.findUnique({ where: { id }, select: { id: true, visibility: true, status: true, system: { select: { teamId: true } } } });
+  const row = await db.submission.findUnique({ where: { id }, select: { id: true, visibility: true, status: true, submittedById: true, system: { select: { teamId: true } } } });
   if (!row) throw new NotFoundError("submission");
   const visibility = visibilitySchema.parse(row.visibility);
   const teamId = row.system.teamId;
   if (!canReadSubmission(viewer, { teamId, visibility })) throw new NotFoundError("submission");
-  return { id, teamId, visibility, status: submissionStatusSchema.parse(row.status), role: roleFor(viewer, teamId) };
+  return { id, teamId, visibility, status: submissionStatusSchema.parse(row.status), role: await roleFor(viewer, { id, teamId, submittedById: row.submittedById }) };
 }

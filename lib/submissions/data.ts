@@ -13,8 +13,12 @@ import { basename } from "node:path";
 import { loadPredictions, type Predictions } from "@/evaluator/dataset";
 import type { PredictionLimits } from "@/evaluator/dataset/predictions";
 import { cancelEvaluation, enqueueChains, type CancelOutcome } from "@/evaluator/queue/lifecycle";
+import { textBytes } from "@/evaluator/queue/results";
 import type { Tx } from "@/evaluator/queue/settle";
+import { env } from "@/env";
 import { db, isUniqueViolation } from "@/lib/db";
+import { dbEngine } from "@/lib/db-schema";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { FieldError } from "@/lib/errors";
 import { RUN_OF_FIELD } from "@/lib/submissions/request";
 import { ruleBreachesSchema, runManifestSchema, versionRulesSchema, type RuleBreach, type RunManifest, type TestEditPolicy } from "@/lib/schemas/manifest";
@@ -75,9 +79,10 @@ export type NewSubmission = {
   trajectories?: { check: TrajectoryCheck; public: boolean } | null;
   /**
    * Runs first inside the storing transaction and may throw to refuse (the daily
-   * quota): a check there cannot be raced by another upload of the same team.
+   * quota, the storage limit): a check there cannot be raced by another upload of
+   * the same team. `bytes`: what this upload would store.
    */
-  admit?: (tx: Tx) => Promise<void>;
+  admit?: (tx: Tx, bytes: number) => Promise<void>;
 };
 
 /** `run`: its number in its entry (1 unless it was sent as the next run of one) */
@@ -169,9 +174,11 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
         teamName: input.teamName ?? LOCAL_TEAM,
         name: input.systemName ?? predictions.system ?? basename(predictions.path).replace(/\.jsonl?$/, ""),
       }));
+    // what the upload stores: the rows' texts here, and the large ones the checking thread staged, counted where they lie
+    const uploadBytes = textBytes(rows) + textBytes(trajectories?.rows ?? []) + (await stagedBytes(staged));
     const { id, run } = await db.$transaction(
       async (tx) => {
-        await input.admit?.(tx);
+        await input.admit?.(tx, uploadBytes);
         const entry = input.runOf ? await nextRun(tx, input.runOf, { systemId, datasetVersionId, mode: input.mode, chainIds }) : { runOfId: null, run: 1 };
         const submission = await tx.submission.create({
           data: {
@@ -186,6 +193,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
             // the version's policy now: a later change of rules does not change how this one is replayed
             testEditPolicy: testEdits,
             trajectoriesPublic: input.trajectories?.public ?? false,
+            uploadBytes,
           },
           select: { id: true, run: true },
         });
@@ -203,6 +211,14 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
   } finally {
     if (staged.length) await db.stagedText.deleteMany({ where: { id: { in: staged } } });
   }
+}
+
+/** The UTF-8 bytes of texts the upload-checking thread staged, summed by the database where they lie (none of them crosses this thread). */
+async function stagedBytes(ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const bytes = dbEngine(env().DATABASE_URL) === "postgresql" ? Prisma.sql`octet_length("text")` : Prisma.sql`length(CAST("text" AS BLOB))`;
+  const [row] = await db.$queryRaw<{ n: bigint | number | null }[]>`SELECT SUM(${bytes}) AS n FROM "StagedText" WHERE "id" IN (${Prisma.join(ids)})`;
+  return Number(row?.n ?? 0);
 }
 
 type PredictionRow = ReturnType<typeof predictionRows>[number];

@@ -21,7 +21,7 @@ let acmeSystem: string;
 let otherSystem: string;
 let goldLines: string[];
 
-const LIMITS: IntakeLimits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100, maxTrajectoriesBytes: 1024 * 1024 };
+const LIMITS: IntakeLimits = { maxUploadBytes: 1024 * 1024, maxPatchBytes: 64 * 1024, dailyQuota: 100, maxTrajectoriesBytes: 1024 * 1024, storageBytes: 1024 ** 3 };
 
 async function member(username: string, teamName: string): Promise<{ viewer: Viewer; systemId: string }> {
   const user = await t.db.user.create({ data: { username, name: username } });
@@ -95,6 +95,12 @@ async function refused<E extends Error>(req: Request, type: new (...a: never[]) 
   expect(await rowCounts()).toEqual(before);
   expect((await uploadTempFiles()).filter((f) => !tempBefore.includes(f))).toEqual([]);
   return err as E;
+}
+
+async function cancelAndDelete(id: string, del: (v: Viewer, id: string) => Promise<void>): Promise<void> {
+  const { cancelSubmissionFor } = await import("@/lib/submissions/review");
+  await cancelSubmissionFor(alice, id);
+  await del(alice, id);
 }
 
 const texts = (e: InputError) => e.issues.map((i) => `line ${i.line}, field ${i.field}: ${i.message}`);
@@ -265,35 +271,41 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     await refused(upload(file), LimitError, alice, { ...LIMITS, maxUploadBytes: size - 1 });
   });
 
-  it("the team's daily quota: 429 naming the quota and when it frees up; failed, cancelled and older submissions do not count", async () => {
+  it("the team's daily quota: 429 naming the quota and when it frees up; uploads count on arrival, older ones do not", async () => {
     const limits = { ...LIMITS, dailyQuota: 2 };
-    const now = new Date("2026-12-02T12:00:00Z");
-    const submit = () => intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now });
-    const first = await submit();
-    await t.db.submission.update({ where: { id: first.id }, data: { createdAt: new Date("2026-12-02T09:30:00Z") } });
-    const second = await submit();
-    await t.db.submission.update({ where: { id: second.id }, data: { createdAt: new Date("2026-12-02T11:00:00Z") } });
+    const at = (iso: string) => () => intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now: new Date(iso) });
+    await at("2026-12-02T09:30:00Z")();
+    await at("2026-12-02T11:00:00Z")();
+    const now = "2026-12-02T12:00:00Z";
     const before = await rowCounts();
-    const fixed = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now }).catch((e: unknown) => e);
+    const fixed = await at(now)().catch((e: unknown) => e);
     expect(await rowCounts()).toEqual(before);
     expect(fixed).toBeInstanceOf(LimitError);
     expect(fixed).toMatchObject({
       status: 429,
       message:
-        "team Acme has used its daily quota of 2 submission(s) in the last 24 hours (failed and cancelled ones do not count); " +
+        "team Acme has used its daily quota of 2 submission(s) in the last 24 hours (counted on arrival: cancelled, failed and deleted ones count too); " +
         "the next one frees up at 2026-12-03 09:30 UTC (in 21 h 30 min)",
     });
-    // failed and cancelled submissions free their slots; another team's quota is its own
-    await t.db.submission.update({ where: { id: first.id }, data: { status: "failed" } });
-    const third = await submit();
-    await t.db.submission.update({ where: { id: third.id }, data: { status: "cancelled" } });
-    await expect(submit()).resolves.toMatchObject({ chains: 5 });
-    await expect(intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now })).rejects.toBeInstanceOf(LimitError);
-    await expect(intake.receiveSubmission(bob, upload(lines(goldLines), { system: otherSystem }), { limits, now })).resolves.toBeTruthy();
-    // a day later the oldest counted one no longer counts
-    await expect(
-      intake.receiveSubmission(alice, upload(lines(goldLines)), { limits, now: new Date("2026-12-03T11:00:01Z") }),
-    ).resolves.toBeTruthy();
+    // another team's quota is its own
+    await expect(intake.receiveSubmission(bob, upload(lines(goldLines), { system: otherSystem }), { limits, now: new Date(now) })).resolves.toBeTruthy();
+    // a day later the oldest one no longer counts
+    await expect(at("2026-12-03T09:30:01Z")()).resolves.toBeTruthy();
+  });
+
+  it("a cancelled, failed or deleted submission keeps counting: upload, cancel, repeat stops at the quota", async () => {
+    const limits = { ...LIMITS, dailyQuota: 3 };
+    const { cancelSubmissionFor } = await import("@/lib/submissions/review");
+    const outcomes: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      const sent = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits }).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+      outcomes.push(sent);
+      if (sent instanceof Error) continue;
+      if (i === 0) await cancelSubmissionFor(alice, sent.id);
+      if (i === 1) await t.db.submission.update({ where: { id: sent.id }, data: { status: "failed" } });
+      if (i === 2) await t.db.submission.delete({ where: { id: sent.id } });
+    }
+    expect(outcomes.map((o) => (o instanceof LimitError ? o.status : "stored"))).toEqual(["stored", "stored", "stored", 429, 429]);
   });
 
   it("the quota counts per user as well: a second team of one's own does not buy more uploads", async () => {
@@ -319,7 +331,32 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     // four refusals are one submission: one slot is left
     await expect(intake.receiveSubmission(alice, upload(lines(goldLines)), { limits })).resolves.toMatchObject({ chains: 5 });
     const refusal = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits }).catch((e: unknown) => e);
-    expect(refusal).toMatchObject({ status: 429, message: expect.stringMatching(/^you have used your daily quota of 2 submission\(s\) in the last 24 hours \(failed and cancelled ones do not count; 4 refused uploads count as one\)/) });
+    expect(refusal).toMatchObject({ status: 429, message: expect.stringMatching(/^you have used your daily quota of 2 submission\(s\) in the last 24 hours \(counted on arrival: cancelled, failed and deleted ones count too; 4 refused uploads count as one\)/) });
+  });
+
+  it("a team's and a user's stored bytes are capped: 413 naming the limit once an upload would pass it; deleting frees it", async () => {
+    const first = await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits: LIMITS });
+    const { uploadBytes } = await t.db.submission.findUniqueOrThrow({ where: { id: first.id }, select: { uploadBytes: true } });
+    // the predictions' text, as stored
+    expect(Number(uploadBytes)).toBeGreaterThan(new Blob([goldLines.map((l) => (JSON.parse(l) as { model_patch: string }).model_patch).join("")]).size);
+    const limits = { ...LIMITS, storageBytes: Number(uploadBytes) * 2 - 1 };
+    const full = await refused(upload(lines(goldLines)), LimitError, alice, limits);
+    expect(full.status).toBe(413);
+    expect(full.message).toMatch(/^team Acme stores [\d.]+ KB of submissions; this upload would add [\d.]+ KB, past its storage limit of [\d.]+ KB \(CHAINSWE_TEAM_STORAGE_MB\): delete private submissions it no longer needs/);
+    // the same bytes in another of one's teams count against one's own limit
+    const team = await t.db.team.create({ data: { name: "Acme Three", slug: "acme-three" } });
+    await t.db.teamMember.create({ data: { teamId: team.id, userId: alice.id } });
+    const system = await t.db.system.create({ data: { teamId: team.id, name: "three agent", model: "m", scaffold: "s", contextConfig: "Baseline" } });
+    const { viewerById } = await import("@/lib/accounts/users");
+    const mine = await refused(upload(lines(goldLines), { system: system.id }), LimitError, (await viewerById(alice.id))!, limits);
+    expect(mine.message).toMatch(/^you store [\d.]+ KB of submissions; this upload would add/);
+    // a team at its limit is told before its upload is checked
+    await expect(intake.receiveSubmission(alice, upload("{not json\n"), { limits: { ...limits, storageBytes: Number(uploadBytes) } })).rejects.toMatchObject({ status: 413 });
+    await intake.receiveSubmission(bob, upload(lines(goldLines), { system: otherSystem }), { limits });
+    const { deleteSubmissionFor } = await import("@/lib/submissions/removal");
+    await intake.receiveSubmission(alice, upload(lines(goldLines)), { limits: LIMITS }).then((s) => cancelAndDelete(s.id, deleteSubmissionFor));
+    await cancelAndDelete(first.id, deleteSubmissionFor);
+    await expect(intake.receiveSubmission(alice, upload(lines(goldLines)), { limits })).resolves.toBeTruthy();
   });
 
   it("two uploads racing for the team's last slot: exactly one is stored", async () => {

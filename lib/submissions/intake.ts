@@ -30,7 +30,8 @@ import { modeSchema, type Mode } from "@/lib/schemas/prediction";
 import { createSubmission, nextRunNumber, SubmissionError } from "@/lib/submissions/data";
 import { readMultipart } from "@/lib/submissions/multipart";
 import { uploadedTrajectories } from "@/lib/submissions/trajectories";
-import { quotaError, quotaUse, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
+import { quotaError, quotaUse, recordArrival, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
+import { assertStorageRoom } from "@/lib/submissions/storage";
 import { parseFields, PREDICTIONS_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
 import { systemsForTeams, type SystemChoice } from "@/lib/teams/systems";
 import type { Viewer } from "@/lib/accounts/users";
@@ -42,16 +43,18 @@ export type IntakeLimits = {
   maxUploadBytes: number;
   /** one model_patch (CHAINSWE_MAX_PATCH_KB) */
   maxPatchBytes: number;
-  /** submissions per team per 24 hours; failed and cancelled ones do not count (CHAINSWE_DAILY_QUOTA) */
+  /** submissions per team (and per user) per 24 hours, counted on arrival (CHAINSWE_DAILY_QUOTA) */
   dailyQuota: number;
   /** what the trajectories archive may unpack to (CHAINSWE_MAX_TRAJECTORIES_MB); the archive itself counts against maxUploadBytes */
   maxTrajectoriesBytes: number;
+  /** what a team's submissions, and a user's uploads, may store (CHAINSWE_TEAM_STORAGE_MB) */
+  storageBytes: number;
 };
 
 export function intakeLimitsFromEnv(): IntakeLimits {
   const e = env();
   const { maxFileBytes, maxPatchBytes } = predictionLimitsFromEnv(e);
-  return { maxUploadBytes: maxFileBytes, maxPatchBytes, dailyQuota: e.CHAINSWE_DAILY_QUOTA, maxTrajectoriesBytes: e.CHAINSWE_MAX_TRAJECTORIES_MB * 1024 * 1024 };
+  return { maxUploadBytes: maxFileBytes, maxPatchBytes, dailyQuota: e.CHAINSWE_DAILY_QUOTA, maxTrajectoriesBytes: e.CHAINSWE_MAX_TRAJECTORIES_MB * 1024 * 1024, storageBytes: e.CHAINSWE_TEAM_STORAGE_MB * 1024 * 1024 };
 }
 
 // ---------------------------------------------------------------- checks and intake
@@ -135,7 +138,7 @@ export async function receiveSubmission(
     const system = await ownSystem(viewer, request.system);
     const flagged = await checkDatasetVersion(request);
     const now = opts.now ?? new Date();
-    const checkQuota = async (client: Tx | typeof db) => {
+    const checkQuota = async (client: Tx | typeof db, bytes = 0) => {
       // inside the storing transaction, take the team's row lock first: PostgreSQL (read committed) would
       // otherwise let two transactions both count the same free slot; SQLite's write lock does the same
       if (client !== db) {
@@ -147,6 +150,10 @@ export async function receiveSubmission(
       // per user as well: free teams are unlimited, so a team quota alone is no limit
       const own = await userQuotaUse(viewer.id, now, client);
       if (own.used >= limits.dailyQuota) throw quotaError("you have", limits.dailyQuota, own.freesAt, now);
+      await assertStorageRoom({ teamId: system.teamId }, `team ${system.team.name}`, bytes, limits.storageBytes, client);
+      await assertStorageRoom({ userId: viewer.id }, "you", bytes, limits.storageBytes, client);
+      // admitted: it counts from now on, whatever becomes of it (rolled back with the upload if storing fails)
+      if (client !== db) await recordArrival(client, { teamId: system.teamId, userId: viewer.id }, now);
     };
     // before validating (a team over its quota learns it at once), and again inside the
     // storing transaction, so two uploads racing for the last slot cannot both get it

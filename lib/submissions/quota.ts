@@ -1,7 +1,13 @@
 /**
  * The daily submission quota: a team's submissions and a user's (across all
- * their teams) count separately, failed and cancelled ones not at all, and a
- * refused upload at a fraction of a submission (kept as rate events).
+ * their teams) count separately, and a refused upload at a fraction of a
+ * submission (kept as rate events).
+ *
+ * Uploads count on arrival, whatever happens to them later: each accepted one
+ * leaves an arrival event per team and per user (RateEvent), written in the
+ * transaction that stores it. So cancelling, a failed evaluation or deleting
+ * the submission gives no slot back (upload, cancel, repeat once filled the
+ * database without limit).
  */
 import type { Tx } from "@/evaluator/queue/settle";
 import { rateStore } from "@/lib/accounts/rate-events";
@@ -14,15 +20,21 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Whose submissions count together against one daily quota: a team's, or a user's across all their teams. */
 export type QuotaScope = { teamId: string } | { userId: string };
 
-/** How much of the daily quota is used, and when the oldest counted submission stops counting. */
+const arrivalKey = (scope: QuotaScope) => ("teamId" in scope ? `submission:team:${scope.teamId}` : `submission:user:${scope.userId}`);
+
+/** How much of the daily quota is used, and when the oldest counted upload stops counting. */
 export async function quotaUse(scope: QuotaScope, now: Date, client: Tx | typeof db = db): Promise<{ used: number; freesAt: Date | null }> {
-  const by = "teamId" in scope ? { system: { teamId: scope.teamId } } : { submittedById: scope.userId };
-  const where = { ...by, createdAt: { gt: new Date(now.getTime() - DAY_MS) }, status: { notIn: ["failed", "cancelled"] } };
-  const [used, oldest] = await Promise.all([
-    client.submission.count({ where }),
-    client.submission.findFirst({ where, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
-  ]);
-  return { used, freesAt: oldest ? new Date(oldest.createdAt.getTime() + DAY_MS) : null };
+  const arrivals = await client.rateEvent.findMany({
+    where: { key: arrivalKey(scope), at: { gt: new Date(now.getTime() - DAY_MS) } },
+    orderBy: { at: "asc" },
+    select: { at: true },
+  });
+  return { used: arrivals.length, freesAt: arrivals[0] ? new Date(arrivals[0].at.getTime() + DAY_MS) : null };
+}
+
+/** Counts an accepted upload against its team's and its user's quota; in the transaction that stores it. */
+export async function recordArrival(tx: Tx, by: { teamId: string; userId: string }, now: Date): Promise<void> {
+  await tx.rateEvent.createMany({ data: [{ key: arrivalKey({ teamId: by.teamId }), at: now }, { key: arrivalKey({ userId: by.userId }), at: now }] });
 }
 
 /**
@@ -44,7 +56,8 @@ export function quotaError(who: string, quota: number, freesAt: Date | null, now
   const when = freesAt
     ? `; the next one frees up at ${utcMinute(freesAt)} UTC (in ${waitText(freesAt.getTime() - now.getTime())})`
     : "";
-  const counted = who === "you have" ? `failed and cancelled ones do not count; ${REFUSED_PER_SUBMISSION} refused uploads count as one` : "failed and cancelled ones do not count";
+  const arrival = "counted on arrival: cancelled, failed and deleted ones count too";
+  const counted = who === "you have" ? `${arrival}; ${REFUSED_PER_SUBMISSION} refused uploads count as one` : arrival;
   return new LimitError(`${who} used ${who === "you have" ? "your" : "its"} daily quota of ${quota} submission(s) in the last 24 hours (${counted})${when}`, 429);
 }
 

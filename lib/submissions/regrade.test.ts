@@ -73,6 +73,27 @@ describe("regradeSubmission", () => {
     expect(await t.db.auditLog.findFirst({ where: { action: "results_regraded" } })).toMatchObject({ actorId: admin.id, targetId: "all" });
   });
 
+  it("marks in the audit log a re-grade by a site admin tied to the submission (here: a member of its team)", async () => {
+    const { regradeAsSiteAdmin } = await import("@/lib/submissions/regrade");
+    const { viewerById } = await import("@/lib/accounts/users");
+    const admin = await t.db.user.create({ data: { username: "tam", name: "tam", isSiteAdmin: true } });
+    const { system } = await t.db.submission.findUniqueOrThrow({ where: { id }, select: { system: { select: { teamId: true } } } });
+    await t.db.teamMember.create({ data: { teamId: system.teamId, userId: admin.id } });
+    await regradeAsSiteAdmin(await viewerById(admin.id), id);
+    await regradeAsSiteAdmin(await viewerById(admin.id), null);
+    const rows = await t.db.auditLog.findMany({ where: { action: "results_regraded", actorId: admin.id }, orderBy: { id: "asc" }, select: { targetId: true, reason: true } });
+    // the one re-grade, and the re-grade of all, each name the tie on the submission's own row
+    expect(rows.filter((r) => r.targetId === id).map((r) => r.reason)).toEqual([
+      `grader ${GRADER_VERSION}; by a member of the submitting team`,
+      `grader ${GRADER_VERSION}; by a member of the submitting team (re-grade of all)`,
+    ]);
+    expect(rows.filter((r) => r.targetId === "all")).toHaveLength(1);
+    // an untied admin's re-grade carries no mark
+    const ada = (await t.db.user.findUniqueOrThrow({ where: { username: "ada" } })).id;
+    await regradeAsSiteAdmin(await viewerById(ada), id);
+    expect((await t.db.auditLog.findFirst({ where: { action: "results_regraded", actorId: ada, targetId: id } }))?.reason).toBe(`grader ${GRADER_VERSION}`);
+  });
+
   it("is null for an unknown submission", async () => {
     const { regradeSubmission } = await import("@/lib/submissions/regrade");
     expect(await regradeSubmission("nope")).toBeNull();

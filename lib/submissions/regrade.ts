@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { GRADER_VERSION, PACKAGE_VERSION } from "@/evaluator/grading";
 import { regradeStored, type DirRegrade } from "@/evaluator/regrade";
-import type { Viewer } from "@/lib/authz";
+import { isTeamMember, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { columnJson, parseColumn, testSplitSchema, type AuditAction } from "@/lib/schemas/columns";
@@ -20,6 +20,8 @@ import { modeSchema } from "@/lib/schemas/prediction";
 import { refreshAggregates } from "@/lib/leaderboard/aggregates";
 import { getChain } from "@/lib/dataset/data";
 import { gradedBugFromRow } from "@/lib/submissions/run-results";
+import { submissionTies } from "@/lib/submissions/ties";
+import { decisionTie, TIE_HOLDERS } from "@/lib/submissions/visibility";
 
 const verdictSchema = z.object({ resolved: z.boolean(), fingerprint: z.string().nullable(), tampered: z.boolean() });
 
@@ -103,14 +105,38 @@ export async function regradeAllSubmissions(log: (line: string) => void = () => 
 /**
  * The site admin's re-grade (admin page): one submission, or every one when `submissionId`
  * is null. Anyone else gets not-found, as for the admin page itself. Logged in the audit log.
+ *
+ * Unlike a reviewer's decision, it is not refused to an admin tied to the submission (on
+ * its team, once on it, invited to it, or who took part): the current grader re-reads the
+ * stored logs and the admin chooses nothing but which submission. Its audit row names the
+ * tie instead (one row per tied submission for a re-grade of all); docs/SECURITY.md says
+ * why admins are trusted.
  */
 export async function regradeAsSiteAdmin(viewer: Viewer | null, submissionId: string | null): Promise<{ submissions: number; changed: number }> {
   if (!viewer?.isSiteAdmin) throw new NotFoundError("page");
   const done = submissionId === null ? await regradeAllSubmissions() : await regradeOne(submissionId);
-  await db.auditLog.create({
-    data: { actorId: viewer.id, action: "results_regraded" satisfies AuditAction, targetType: "submission", targetId: submissionId ?? "all", reason: `grader ${GRADER_VERSION}` },
-  });
+  const grader = `grader ${GRADER_VERSION}`;
+  const row = (targetId: string, reason: string) => ({ actorId: viewer.id, action: "results_regraded" satisfies AuditAction, targetType: "submission", targetId, reason });
+  if (submissionId !== null) {
+    const tie = await adminTie(viewer, submissionId);
+    await db.auditLog.create({ data: row(submissionId, tie ? `${grader}; by ${tie}` : grader) });
+  } else {
+    await db.auditLog.create({ data: row("all", grader) });
+    for (const { id } of done) {
+      const tie = await adminTie(viewer, id);
+      if (tie) await db.auditLog.create({ data: row(id, `${grader}; by ${tie} (re-grade of all)`) });
+    }
+  }
   return { submissions: done.length, changed: done.reduce((n, d) => n + d.changed, 0) };
+}
+
+/** Who the admin is to the submission when tied to it ("a member of the submitting team"), else null. */
+async function adminTie(viewer: Viewer, id: string): Promise<string | null> {
+  const s = await db.submission.findUnique({ where: { id }, select: { submittedById: true, system: { select: { teamId: true } } } });
+  if (!s) return null;
+  const ties = await submissionTies(viewer.id, { id, teamId: s.system.teamId, submittedById: s.submittedById });
+  const tie = decisionTie({ team: isTeamMember(viewer, s.system.teamId), ties });
+  return tie ? TIE_HOLDERS[tie] : null;
 }
 
 async function regradeOne(id: string): Promise<{ id: string; changed: number; failures: number }[]> {

@@ -17,7 +17,7 @@ import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { recordNotification } from "@/lib/notifications/record";
 import { visibilitySchema, type AuditAction, type NotificationEvent, type Visibility } from "@/lib/schemas/columns";
 import { modeSchema, type Mode } from "@/lib/schemas/prediction";
-import { isEvaluationOpen, OWN_TEAM_DECISION, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
+import { decisionConflict, isEvaluationOpen, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
 import { readableSubmission } from "@/lib/submissions/access";
 import { scoresForSubmissions, type SubmissionScores } from "@/lib/submissions/scores";
 
@@ -64,7 +64,8 @@ export async function changeVisibility(viewer: Viewer | null, id: string, input:
 export async function rerunSubmission(viewer: Viewer | null, id: string, now: Date = new Date()): Promise<{ jobs: number }> {
   const s = await readableSubmission(viewer, id);
   if (!canReview(viewer)) throw new ForbiddenError("only a reviewer can re-run a submission");
-  if (s.role.team) throw new ForbiddenError(OWN_TEAM_DECISION);
+  const conflict = decisionConflict(s.role);
+  if (conflict) throw new ForbiddenError(conflict);
   return db.$transaction(async (tx) => {
     const jobs = await requeueEvaluation(tx, id, now);
     await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: "submission_rerun", targetType: "submission", targetId: id } });

@@ -1,12 +1,17 @@
 /** The publication state machine as one table: every (action, visibility, status, role) that matters. */
 import { describe, expect, it } from "vitest";
 import type { SubmissionStatus, Visibility } from "@/lib/schemas/columns";
-import { availableActions, visibilityRequestSchema, visibilityTransition, type VisibilityAction } from "@/lib/submissions/visibility";
+import { availableActions, decisionConflict, deletionRefusal, visibilityRequestSchema, visibilityTransition, type VisibilityAction } from "@/lib/submissions/visibility";
 
-const team = { team: true, reviewer: false };
-const reviewer = { team: false, reviewer: true };
-const both = { team: true, reviewer: true };
-const stranger = { team: false, reviewer: false };
+const none = { formerMember: false, invited: false, tookPart: false };
+const team = { team: true, reviewer: false, ties: none };
+const reviewer = { team: false, reviewer: true, ties: none };
+const both = { team: true, reviewer: true, ties: none };
+const stranger = { team: false, reviewer: false, ties: none };
+/** reviewers tied to the submission other than by being on its team now */
+const formerMember = { ...reviewer, ties: { ...none, formerMember: true } };
+const invited = { ...reviewer, ties: { ...none, invited: true } };
+const tookPart = { ...reviewer, ties: { ...none, tookPart: true } };
 const now = new Date("2026-01-02T03:04:05Z");
 
 type Row = [VisibilityAction, Visibility, SubmissionStatus, typeof team, string | null, Visibility | "forbidden" | "state" | "reason"];
@@ -36,6 +41,13 @@ const TABLE: Row[] = [
   // no one decides on their own team's submission
   ["approve", "pending_review", "completed", both, null, "forbidden"],
   ["reject", "pending_review", "completed", both, "x", "forbidden"],
+  // …nor on a submission of a team they were in, are invited to, or a submission they took part in
+  ["approve", "pending_review", "completed", formerMember, null, "forbidden"],
+  ["reject", "pending_review", "completed", formerMember, "x", "forbidden"],
+  ["approve", "pending_review", "completed", invited, null, "forbidden"],
+  ["reject", "pending_review", "completed", invited, "x", "forbidden"],
+  ["approve", "pending_review", "completed", tookPart, null, "forbidden"],
+  ["reject", "pending_review", "completed", tookPart, "x", "forbidden"],
   ["approve", "private", "completed", reviewer, null, "state"],
   ["approve", "rejected", "completed", reviewer, null, "state"],
   ["approve", "public", "completed", reviewer, null, "state"],
@@ -96,6 +108,38 @@ describe("availableActions", () => {
 
   it("offers a reviewer on the submitting team the team's actions but no decision", () => {
     expect(availableActions(both, "pending_review", "completed")).toMatchObject({ approve: false, reject: false, rerun: false, withdraw: true });
+  });
+
+  it("offers no decision to a reviewer who was in the team, is invited to it, or took part in the submission", () => {
+    for (const role of [formerMember, invited, tookPart]) {
+      expect(availableActions(role, "pending_review", "completed")).toMatchObject({ approve: false, reject: false, rerun: false, predictions: true });
+    }
+  });
+});
+
+describe("deletionRefusal", () => {
+  it("lets the team delete its private submission once no evaluation runs; nothing else", () => {
+    expect(deletionRefusal(team, "private", "completed")).toBeNull();
+    expect(deletionRefusal(team, "private", "cancelled")).toBeNull();
+    expect(deletionRefusal(team, "private", "failed")).toBeNull();
+    expect(deletionRefusal(team, "private", "running")).toMatch(/running: cancel it first/);
+    expect(deletionRefusal(team, "private", "queued")).toMatch(/queued: cancel it first/);
+    for (const v of ["pending_review", "public", "rejected"] as const) expect(deletionRefusal(team, v, "completed")).toMatch(/only a private submission/);
+    expect(deletionRefusal(reviewer, "private", "completed")).toMatch(/only the submitting team/);
+    expect(availableActions(team, "private", "completed").delete).toBe(true);
+    expect(availableActions(team, "public", "completed").delete).toBe(false);
+    expect(availableActions(reviewer, "private", "completed").delete).toBe(false);
+  });
+});
+
+describe("decisionConflict", () => {
+  it("names the tie that bars the decision, the current membership first", () => {
+    expect(decisionConflict(reviewer)).toBeNull();
+    expect(decisionConflict(both)).toMatch(/own team/);
+    expect(decisionConflict(formerMember)).toMatch(/were a member of the submitting team.*another reviewer/);
+    expect(decisionConflict(invited)).toMatch(/invited to the submitting team/);
+    expect(decisionConflict(tookPart)).toMatch(/took part in this submission/);
+    expect(decisionConflict({ ...both, ties: { formerMember: true, invited: true, tookPart: true } })).toMatch(/own team/);
   });
 });
 

@@ -33,8 +33,24 @@ export function visibilityNote(v: Visibility): string | null {
   return v === "public" ? null : `${visibilityLabel(v)} — only your team and reviewers can see this`;
 }
 
+/**
+ * The viewer's ties to a submission besides being on its team now. Each one bars
+ * a reviewer's decision on it, so separation of duties holds before a membership
+ * starts and after it ends.
+ */
+export type SubmissionTies = {
+  /** was once a member of the submitting team (left, or was removed) */
+  formerMember: boolean;
+  /** holds an open invitation to the submitting team */
+  invited: boolean;
+  /** uploaded the submission, or asked for, withdrew or cancelled anything of it as its team */
+  tookPart: boolean;
+};
+
+export const NO_TIES: SubmissionTies = { formerMember: false, invited: false, tookPart: false };
+
 /** What the viewer is to the submission. */
-export type SubmissionRole = { team: boolean; reviewer: boolean };
+export type SubmissionRole = { team: boolean; reviewer: boolean; ties: SubmissionTies };
 
 type Rule = {
   from: readonly Visibility[];
@@ -102,14 +118,47 @@ function changesFor(action: VisibilityAction, to: Visibility, reason: string | n
  */
 export const OWN_TEAM_DECISION = "no one decides on their own team's submission: another reviewer must (a site admin can grant the reviewer role)";
 
-/** A reviewer's decision this viewer may take on the submission: a reviewer, not on the submitting team. */
-export const mayDecide = (role: SubmissionRole): boolean => role.reviewer && !role.team;
+const ANOTHER_REVIEWER = "another reviewer must decide on it (a site admin can grant the reviewer role)";
+
+/** A tie that bars a decision: being on the submitting team now, or one of SubmissionTies. */
+export type DecisionTie = "team" | keyof SubmissionTies;
+
+/** Who holds each tie, as the audit log names them ("by …"). */
+export const TIE_HOLDERS: Record<DecisionTie, string> = {
+  team: "a member of the submitting team",
+  formerMember: "a former member of the submitting team",
+  invited: "someone invited to the submitting team",
+  tookPart: "someone who took part in the submission",
+};
+
+/** The viewer's first tie to the submission, its team now first; null when there is none. */
+export function decisionTie(role: Pick<SubmissionRole, "team" | "ties">): DecisionTie | null {
+  if (role.team) return "team";
+  return (["formerMember", "invited", "tookPart"] as const).find((k) => role.ties[k]) ?? null;
+}
+
+const CONFLICTS: Record<DecisionTie, string> = {
+  team: OWN_TEAM_DECISION,
+  formerMember: `you were a member of the submitting team: ${ANOTHER_REVIEWER}`,
+  invited: `you are invited to the submitting team: ${ANOTHER_REVIEWER}`,
+  tookPart: `you took part in this submission (uploaded it, or acted on it for its team): ${ANOTHER_REVIEWER}`,
+};
+
+/** Why this viewer may not take a reviewer's decision on the submission (its team now, or any tie), or null. */
+export function decisionConflict(role: SubmissionRole): string | null {
+  const tie = decisionTie(role);
+  return tie ? CONFLICTS[tie] : null;
+}
+
+/** A reviewer's decision this viewer may take on the submission: a reviewer with no tie to it. */
+export const mayDecide = (role: SubmissionRole): boolean => role.reviewer && decisionConflict(role) === null;
 
 /** The change `action` makes, or why it is refused. */
 export function visibilityTransition(input: TransitionInput): Transition {
   const rule = RULES[input.action];
   const verb = VERBS[input.action];
-  if (rule.by === "reviewer" && input.role.reviewer && input.role.team) return { ok: false, refusal: "forbidden", message: OWN_TEAM_DECISION };
+  const conflict = rule.by === "reviewer" && input.role.reviewer ? decisionConflict(input.role) : null;
+  if (conflict) return { ok: false, refusal: "forbidden", message: conflict };
   if (!(rule.by === "team" ? input.role.team : input.role.reviewer)) {
     return { ok: false, refusal: "forbidden", message: `only ${rule.by === "team" ? "the submitting team" : "a reviewer"} can ${verb} a submission` };
   }
@@ -131,11 +180,25 @@ export type SubmissionActions = {
   predictions: boolean;
   /** upload the next run of this submission's entry (SPEC §7 repeated runs): the team */
   add_run: boolean;
+  /** delete it and everything stored with it: the team, while private and not being evaluated */
+  delete: boolean;
 } & Record<VisibilityAction, boolean>;
 
 const OPEN_STATUSES: readonly SubmissionStatus[] = ["queued", "running"];
 
 export const isEvaluationOpen = (status: SubmissionStatus): boolean => OPEN_STATUSES.includes(status);
+
+/**
+ * Why the viewer may not delete the submission now, or null: a team deletes its
+ * own submission while it is private (never what the public or reviewers were
+ * shown) and no evaluation of it runs.
+ */
+export function deletionRefusal(role: SubmissionRole, visibility: Visibility, status: SubmissionStatus): string | null {
+  if (!role.team) return "only the submitting team can delete its submission";
+  if (isEvaluationOpen(status)) return `its evaluation is ${status}: cancel it first`;
+  if (visibility !== "private") return `it is ${visibilityLabel(visibility)}: only a private submission can be deleted (withdraw it first)`;
+  return null;
+}
 
 /** Which buttons the submission page offers this viewer. */
 export function availableActions(role: SubmissionRole, visibility: Visibility, status: SubmissionStatus): SubmissionActions {
@@ -146,6 +209,7 @@ export function availableActions(role: SubmissionRole, visibility: Visibility, s
     rerun: mayDecide(role),
     predictions: role.team || role.reviewer,
     add_run: role.team,
+    delete: deletionRefusal(role, visibility, status) === null,
     request_publication: can("request_publication"),
     withdraw: can("withdraw"),
     approve: can("approve"),

@@ -171,16 +171,19 @@ export async function setMemberRole(viewer: Viewer | null, slug: string, userId:
   });
 }
 
-/** Removes a member: team admins remove anyone, members remove themselves (leave). */
+/** Removes a member: team admins remove anyone, members remove themselves (leave). The membership is kept as a FormerMember. */
 export async function removeMember(viewer: Viewer | null, slug: string, userId: string): Promise<void> {
   const { viewer: v, teamId } = await teamForChange(viewer, slug);
   const leaving = v.id === userId && isTeamMember(v, teamId);
   if (!leaving) assertTeamAdmin(v, teamId);
   await db.$transaction(async (tx) => {
+    const member = await tx.teamMember.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { role: true, createdAt: true } });
     const { count } = await tx.teamMember.deleteMany({ where: { teamId, userId } });
-    if (count === 0) throw new NotFoundError("member");
+    if (!member || count === 0) throw new NotFoundError("member");
     if ((await tx.teamMember.count({ where: { teamId, role: "admin" } })) === 0) {
       throw new FieldError("member", "a team needs an admin: make another member admin before the last admin leaves");
     }
+    // kept for good: whoever was ever in the team never decides on its submissions (lib/submissions/ties.ts)
+    await tx.formerMember.create({ data: { teamId, userId, role: member.role, joinedAt: member.createdAt } });
   });
 }

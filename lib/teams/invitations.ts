@@ -32,6 +32,9 @@ export type InvitationAnswer = z.infer<typeof invitationAnswerSchema>;
 
 const liveSince = (now: Date) => new Date(now.getTime() - INVITATION_DAYS * 86_400_000);
 
+/** Invitations made after this are open (not yet expired); answered ones are deleted. */
+export const openInvitationsSince = liveSince;
+
 /** An open invitation as its invitee sees it (on /teams). */
 export type ReceivedInvitation = { id: string; team: { slug: string; name: string }; role: TeamRole; invitedBy: string | null; createdAt: Date };
 

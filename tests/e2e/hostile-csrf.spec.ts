@@ -94,6 +94,7 @@ type RouteCase = {
 };
 
 let cancelTarget = "";
+let deleteTarget = "";
 const ROUTES: Record<StateChangingRoute, RouteCase> = {
   "app/api/auth/[...nextauth]/route.ts POST": {
     as: () => owner.context,
@@ -137,6 +138,18 @@ const ROUTES: Record<StateChangingRoute, RouteCase> = {
         headers: sameSite(),
         multipart: { system: "no-such-team/none", dataset_version: DEMO_VERSION, mode: "oracle", predictions: { name: "p.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from("") } },
       }),
+    controlStatus: 404,
+  },
+  "app/api/v1/submissions/[id]/route.ts DELETE": {
+    as: () => owner.context,
+    // a cancelled submission: private and no longer evaluated, so the team may delete it
+    setup: async () => {
+      deleteTarget = await running(owner.page.request);
+      await owner.page.request.post(`/api/v1/submissions/${deleteTarget}/cancel`, { headers: bearer(owner.token) });
+    },
+    send: async (r, origin) => [await r.delete(`/api/v1/submissions/${deleteTarget}`, { headers: origin })],
+    probe: async () => statusOf(deleteTarget) ?? null,
+    control: (r) => r.delete(`/api/v1/submissions/${randomCuid()}`, { headers: sameSite() }),
     controlStatus: 404,
   },
   "app/api/v1/submissions/[id]/cancel/route.ts POST": {
@@ -300,6 +313,16 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
     submit: (page) => page.getByRole("button", { name: "Make trajectories public once published" }).click(),
     probe: () => dbGet(`SELECT trajectoriesPublic AS shown FROM Submission WHERE id = ?`, actionTarget),
     cleanup: async () => void (await owner.page.request.post(`/api/v1/submissions/${actionTarget}/cancel`, { headers: bearer(owner.token) })),
+  },
+  "app/submissions/[id]/actions.ts deleteAction": {
+    as: async () => {
+      actionTarget = await running(owner.page.request);
+      await owner.page.request.post(`/api/v1/submissions/${actionTarget}/cancel`, { headers: bearer(owner.token) });
+      return owner.context;
+    },
+    path: () => `/submissions/${actionTarget}`,
+    submit: (page) => page.getByRole("button", { name: "Delete submission" }).click(),
+    probe: () => statusOf(actionTarget) ?? null,
   },
   "app/teams/actions.ts createTeamAction": {
     as: signedIn(() => owner.context),

@@ -10,6 +10,7 @@
 export const STATE_CHANGING_ROUTES = [
   "app/api/auth/[...nextauth]/route.ts POST",
   "app/api/v1/submissions/route.ts POST",
+  "app/api/v1/submissions/[id]/route.ts DELETE",
   "app/api/v1/submissions/[id]/cancel/route.ts POST",
   "app/api/v1/submissions/[id]/publication/route.ts POST",
   "app/api/v1/submissions/[id]/rerun/route.ts POST",
@@ -28,6 +29,7 @@ export const SERVER_ACTIONS = [
   "app/submissions/[id]/actions.ts cancelAction",
   "app/submissions/[id]/actions.ts rerunAction",
   "app/submissions/[id]/actions.ts trajectoriesAction",
+  "app/submissions/[id]/actions.ts deleteAction",
   "app/teams/actions.ts createTeamAction",
   "app/teams/actions.ts createSystemAction",
   "app/teams/actions.ts updateSystemAction",

@@ -6,8 +6,10 @@
  */
 import { formAction } from "@/lib/form-action";
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { cancelSubmissionFor, changeVisibility, rerunSubmission, setTrajectoriesPublic } from "@/lib/submissions/review";
+import { deleteSubmissionFor } from "@/lib/submissions/removal";
 import { visibilityLabel } from "@/lib/submissions/visibility";
 import { failure, ok, type ActionResult } from "@/lib/action-result";
 
@@ -43,4 +45,16 @@ export const trajectoriesAction = formAction({ bound: 1 }, async (id: string, _p
   const viewer = await getViewer();
   const shown = form.get("shown") === "true";
   return run(id, async () => ((await setTrajectoriesPublic(viewer, id, shown)) ? "trajectories public once the submission is" : "trajectories kept to the team and reviewers"));
+});
+
+/** The team deletes its private submission; on success the page is gone, so the team's submissions are shown. */
+export const deleteAction = formAction({ bound: 1 }, async (id: string, _prev: ActionResult): Promise<ActionResult> => {
+  const viewer = await getViewer();
+  try {
+    await deleteSubmissionFor(viewer, id);
+  } catch (e) {
+    return failure(e);
+  }
+  revalidatePath("/submissions");
+  redirect("/submissions");
 });
