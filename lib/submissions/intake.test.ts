@@ -422,6 +422,9 @@ describe("receiveSubmission: trajectories", () => {
     expect(stored.modelPatch).toBe(big);
     expect((await t.db.trajectory.findFirstOrThrow({ where: { submissionId: got.id }, select: { log: true } })).log).toBe(log);
     expect(await t.db.stagedText.count()).toBe(0);
+    // the staged texts count in what the submission stores (the storage limit), though they never crossed this thread
+    const { uploadBytes } = await t.db.submission.findUniqueOrThrow({ where: { id: got.id }, select: { uploadBytes: true } });
+    expect(Number(uploadBytes)).toBeGreaterThan(Buffer.byteLength(big) + Buffer.byteLength(log));
     // the patch is staged, then the archive refused
     await expect(intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/9.log": log }), {}, predictions), { limits: LIMITS })).rejects.toBeInstanceOf(FieldError);
     expect(await t.db.stagedText.count()).toBe(0);
