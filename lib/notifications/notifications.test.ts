@@ -8,7 +8,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
 import { DatasetError, ForbiddenError } from "@/lib/errors";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, gradeQueuedChains, openTestDb, TEST_QUEUE_POLICY } from "@/lib/testing/test-db";
 import { startSmtpSink } from "@/lib/testing/smtp-sink";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import type { DeliverySettings } from "./deliveries";
@@ -25,7 +25,7 @@ let reviewer: Viewer;
 let systemId: string;
 let teamId: string;
 
-const policy = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
+const policy = TEST_QUEUE_POLICY;
 const CHAINS = ["inikit-chain-1", "moneyx-chain-1"];
 const noEmail: DeliverySettings = { allowPrivate: true, email: null, siteUrl: "http://chainswe.test" };
 const at = (s: number) => new Date(Date.UTC(2026, 11, 4, 20, 0, s));
@@ -74,7 +74,7 @@ async function drain(end: (job: NonNullable<Awaited<ReturnType<typeof queue.clai
 
 async function completed(): Promise<string> {
   const id = await submission();
-  await drain(async (job) => queue.completeJob({ jobId: job.jobId, workerId: "w", bugs: fakeGradedChain((await t.datasets.getChain("v1", job.payload.continuousId))!) }));
+  await gradeQueuedChains(t);
   return id;
 }
 

@@ -7,39 +7,29 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, gradeQueuedChains, openTestDb, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let removal: typeof import("@/lib/submissions/removal");
 let review: typeof import("@/lib/submissions/review");
-let queue: typeof import("@/evaluator/queue");
 let member: Viewer;
 let outsider: Viewer;
 let reviewer: Viewer;
 let systemId: string;
 
-const policy = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
 const CHAINS = ["inikit-chain-1", "moneyx-chain-1"];
-
-async function viewer(username: string, teamId: string | null, roles: { isReviewer?: boolean } = {}): Promise<Viewer> {
-  const { viewerById } = await import("@/lib/accounts/users");
-  const user = await t.db.user.create({ data: { username, name: username, ...roles } });
-  if (teamId) await t.db.teamMember.create({ data: { teamId, userId: user.id } });
-  return (await viewerById(user.id))!;
-}
 
 beforeAll(async () => {
   t = await openTestDb();
   removal = await import("@/lib/submissions/removal");
   review = await import("@/lib/submissions/review");
-  queue = await import("@/evaluator/queue");
   const { ensureSystem } = await import("@/lib/teams/systems");
   systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent" });
   const { teamId } = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
   const other = await t.db.system.findUniqueOrThrow({ where: { id: await ensureSystem({ teamName: "Beta", name: "beta-agent" }) }, select: { teamId: true } });
-  member = await viewer("alice", teamId);
-  outsider = await viewer("bob", other.teamId);
-  reviewer = await viewer("rita", null, { isReviewer: true });
+  member = await testViewer(t, "alice", teamId);
+  outsider = await testViewer(t, "bob", other.teamId);
+  reviewer = await testViewer(t, "rita", null, { isReviewer: true });
 }, 60_000);
 
 afterAll(async () => t?.close());
@@ -54,12 +44,7 @@ const queued = async (runOf?: string) =>
 
 async function completed(runOf?: string): Promise<string> {
   const id = await queued(runOf);
-  for (;;) {
-    const job = await queue.claimJob({ workerId: "w", policy });
-    if (!job) break;
-    const chain = await t.datasets.getChain("v1", job.payload.continuousId);
-    await queue.completeJob({ jobId: job.jobId, workerId: "w", bugs: fakeGradedChain(chain!) });
-  }
+  await gradeQueuedChains(t);
   return id;
 }
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
 import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb, testViewer } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, fakeGradedChain, gradeQueuedChains, openTestDb, TEST_QUEUE_POLICY, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let vis: typeof import("@/lib/submissions/review");
@@ -19,7 +19,7 @@ let reviewer: Viewer;
 let teamReviewer: Viewer;
 let systemId: string;
 
-const policy = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
+const policy = TEST_QUEUE_POLICY;
 const CHAINS = ["inikit-chain-1", "moneyx-chain-1"];
 
 beforeAll(async () => {
@@ -52,12 +52,7 @@ async function submission(): Promise<string> {
 /** Grades every chain of the (only) submission in the queue. */
 async function completed(): Promise<string> {
   const id = await submission();
-  for (;;) {
-    const job = await queue.claimJob({ workerId: "w", policy });
-    if (!job) break;
-    const chain = await t.datasets.getChain("v1", job.payload.continuousId);
-    await queue.completeJob({ jobId: job.jobId, workerId: "w", bugs: fakeGradedChain(chain!) });
-  }
+  await gradeQueuedChains(t);
   return id;
 }
 

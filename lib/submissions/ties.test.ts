@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
 import { ForbiddenError } from "@/lib/errors";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, gradeQueuedChains, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let review: typeof import("@/lib/submissions/review");
@@ -16,12 +16,10 @@ let view: typeof import("@/lib/submissions/view");
 let teams: typeof import("@/lib/teams/data");
 let invitations: typeof import("@/lib/teams/invitations");
 let users: typeof import("@/lib/accounts/users");
-let queue: typeof import("@/evaluator/queue");
 let systemId: string;
 let teamId: string;
 const ids: Record<string, string> = {};
 
-const policy = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
 const CHAINS = ["inikit-chain-1", "moneyx-chain-1"];
 
 /** A fresh Viewer, as each request reads one (memberships change during the tests). */
@@ -39,7 +37,6 @@ beforeAll(async () => {
   teams = await import("@/lib/teams/data");
   invitations = await import("@/lib/teams/invitations");
   users = await import("@/lib/accounts/users");
-  queue = await import("@/evaluator/queue");
   const { ensureSystem } = await import("@/lib/teams/systems");
   systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent" });
   teamId = (await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } })).teamId;
@@ -56,12 +53,7 @@ beforeEach(async () => {
 /** A completed submission of team Alpha, uploaded by `by`. */
 async function completed(by: string | null = ids.alice!): Promise<string> {
   const { id } = await t.submissions.createSubmission({ systemId, datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ, chainIds: CHAINS, submittedById: by });
-  for (;;) {
-    const job = await queue.claimJob({ workerId: "w", policy });
-    if (!job) break;
-    const chain = await t.datasets.getChain("v1", job.payload.continuousId);
-    await queue.completeJob({ jobId: job.jobId, workerId: "w", bugs: fakeGradedChain(chain!) });
-  }
+  await gradeQueuedChains(t);
   return id;
 }
 

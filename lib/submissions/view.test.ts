@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
 import { NotFoundError } from "@/lib/errors";
 import { gradedBugSchema } from "@/lib/schemas/results";
-import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb, testViewer } from "@/lib/testing/test-db";
+import { DEMO_GOLD_SEQ, fakeGradedChain, gradeQueuedChains, openTestDb, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let view: typeof import("@/lib/submissions/view");
@@ -18,7 +18,6 @@ let reviewer: Viewer;
 let id: string;
 let handedIn: Awaited<ReturnType<typeof fakeGradedChain>>;
 
-const policy = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
 const CHAINS = ["inikit-chain-1", "moneyx-chain-1"];
 
 const setVisibility = (visibility: string) => t.db.submission.update({ where: { id }, data: { visibility } });
@@ -27,7 +26,6 @@ beforeAll(async () => {
   t = await openTestDb();
   view = await import("@/lib/submissions/view");
   downloads = await import("@/lib/submissions/downloads");
-  const queue = await import("@/evaluator/queue");
   const { ensureSystem } = await import("@/lib/teams/systems");
   const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", model: "gpt-x", scaffold: "swe-agent", contextConfig: "Summarize" });
   const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
@@ -37,19 +35,15 @@ beforeAll(async () => {
   reviewer = await testViewer(t, "rita", null, { isReviewer: true });
 
   id = (await t.submissions.createSubmission({ systemId, datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ, chainIds: CHAINS, metadata: { note: "run 1" } })).id;
-  handedIn = [];
-  for (;;) {
-    const job = await queue.claimJob({ workerId: "w", policy });
-    if (!job) break;
-    const bugs = fakeGradedChain((await t.datasets.getChain("v1", job.payload.continuousId))!, "alpha-agent");
-    if (job.payload.continuousId === "inikit-chain-1") {
+  handedIn = await gradeQueuedChains(t, (chain) => {
+    const bugs = fakeGradedChain(chain, "alpha-agent");
+    if (chain.continuous_id === "inikit-chain-1") {
       // bug 2 broke working code: strict scoring also drops bug 3
       const b = bugs[1]!.bug;
       Object.assign(b, { resolved: false, fingerprint: "broke_working_code", pass_to_pass: { success: [], failure: ["tests/test_a.py::test_keep"] }, exit_code: 1 });
     }
-    await queue.completeJob({ jobId: job.jobId, workerId: "w", bugs });
-    handedIn.push(...bugs);
-  }
+    return bugs;
+  });
 }, 60_000);
 
 afterAll(async () => t?.close());

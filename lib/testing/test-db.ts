@@ -110,6 +110,27 @@ export async function testViewer(t: TestDb, username: string, teamId: string | n
   return (await viewerById(user.id))!;
 }
 
+/** The queue's lease policy the database tests claim jobs under. */
+export const TEST_QUEUE_POLICY = { leaseMs: 10_000, maxAttempts: 3, backoff: { baseMs: 1_000, maxMs: 60_000 } };
+
+/**
+ * Hands in every chain waiting in the queue through the queue's own calls (claim,
+ * complete), each graded by fakeGradedChain or as `grade` says: the path a
+ * worker takes, unlike completedSubmission's rows written straight. Answers
+ * what was handed in.
+ */
+export async function gradeQueuedChains(t: TestDb, grade: (chain: Chain) => BugArtifacts[] = (chain) => fakeGradedChain(chain)): Promise<BugArtifacts[]> {
+  const queue = await import("@/evaluator/queue");
+  const handedIn: BugArtifacts[] = [];
+  for (;;) {
+    const job = await queue.claimJob({ workerId: "w", policy: TEST_QUEUE_POLICY });
+    if (!job) return handedIn;
+    const bugs = grade((await t.datasets.getChain("v1", job.payload.continuousId))!);
+    await queue.completeJob({ jobId: job.jobId, workerId: "w", bugs });
+    handedIn.push(...bugs);
+  }
+}
+
 export type CompletedSubmission = {
   /** the submitting system: its id, or its name (and team, "local" by default) to make it by */
   system: { id: string } | { name: string; team?: string };
