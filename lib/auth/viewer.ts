@@ -55,6 +55,8 @@ async function tokenViewer(header: string, scope: ApiTokenScopes[number]): Promi
 export async function getActingViewer(req: Request, scope: ApiTokenScopes[number]): Promise<Viewer> {
   const header = req.headers.get("authorization");
   if (header !== null) return tokenViewer(header, scope);
+  // no cookie, no session to forge: such a request is simply not signed in (401, as before any origin is judged)
+  if (!req.headers.get("cookie")) throw new UnauthorizedError();
   assertSameOrigin(req);
   const viewer = await getViewer();
   if (!viewer) throw new UnauthorizedError();
