@@ -150,21 +150,58 @@ export function timelinePages(log: string, t: Timeline, perPage: number): Timeli
       if (item.kind === "call") calls++;
     }
   }
+  let index = 0;
   let at = 0;
   let line = 1;
   return starts.map((start) => {
-    for (; line < start.line; line++) at = log.indexOf("\n", at) + 1;
+    for (; line < start.line; line++) {
+      const next = log.indexOf("\n", index) + 1;
+      at += codePoints(log, index, next);
+      index = next;
+    }
     return { ...start, at };
   });
 }
 
-/** One page of a log's timeline: its slice, at most `maxChars` long (`cut`: the page's last item goes on past what is shown). */
-export function timelinePage(log: string, pages: readonly TimelinePageStart[], page: number, maxChars: number): { timeline: Timeline; cut: boolean } {
+/** The UTF-16 index `n` code points after index `i` of `text` (or its end). */
+function indexAfter(text: string, n: number, i: number): number {
+  for (; n > 0 && i < text.length; n--) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    i += pair ? 2 : 1;
+  }
+  return i;
+}
+
+/** How many code points `text` holds between the UTF-16 indexes `from` and `to`. */
+function codePoints(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i = indexAfter(text, 1, i)) n++;
+  return n;
+}
+
+/** `length` code points of `text` from code point `from`: what SQL's substr(text, from + 1, length) answers. */
+export function codePointSlice(text: string, from: number, length: number): string {
+  const begin = indexAfter(text, from, 0);
+  return text.slice(begin, indexAfter(text, length, begin));
+}
+
+/**
+ * The part of the log one page's view reads, in code points: up to the next
+ * page's start, at most one more than `maxChars` (the one more tells that the
+ * page was cut); null for a page the log does not have.
+ */
+export function pageSpan(pages: readonly TimelinePageStart[], page: number, maxChars: number): { start: TimelinePageStart; from: number; length: number } | null {
   const start = pages[page - 1];
-  if (!start) return { timeline: { steps: [], calls: [], declaredSteps: 0 }, cut: false };
-  const end = pages[page]?.at ?? log.length;
-  const cut = end - start.at > maxChars;
-  return { timeline: parseTimeline(log.slice(start.at, cut ? start.at + maxChars : end), start), cut };
+  if (!start) return null;
+  const end = pages[page]?.at ?? Infinity;
+  return { start, from: start.at, length: Math.min(end - start.at, maxChars + 1) };
+}
+
+/** One page of a log's timeline, parsed from the slice pageSpan named: at most `maxChars` of it (`cut`: the page's last item goes on past what is shown). */
+export function timelinePage(slice: string, start: TimelinePageStart, maxChars: number): { timeline: Timeline; cut: boolean } {
+  const shown = codePointSlice(slice, 0, maxChars);
+  return { timeline: parseTimeline(shown, start), cut: shown.length < slice.length };
 }
 
 /** The page (1-based) whose items hold tool call `call`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hiddenTestNames, MAX_STORED_HITS, scanShortcuts, shortcutKinds, shortcutSummary, storedHits } from "./shortcuts";
-import { clipItems, itemCount, pageOfCall, parseTimeline, stepCount, timelinePage, timelinePages, type ToolCall } from "./timeline";
+import { clipItems, codePointSlice, itemCount, pageOfCall, pageSpan, parseTimeline, stepCount, timelinePage, timelinePages, type TimelinePageStart, type ToolCall } from "./timeline";
 
 /** A call block as the rollout's exec wrapper appends it (docs/ROLLOUT.md "Trajectory log"). */
 function block(command: string, stdout = "", stderr = "", exit = "0 12ms"): string {
@@ -54,6 +54,11 @@ describe("parseTimeline", () => {
 });
 
 describe("timeline pages", () => {
+  /** A page as the view reads it: its span's slice alone, as SQL's substr would answer it. */
+  const page = (log: string, pages: TimelinePageStart[], n: number, maxChars: number) => {
+    const span = pageSpan(pages, n, maxChars)!;
+    return timelinePage(codePointSlice(log, span.from, span.length), span.start, maxChars);
+  };
   const log = `##[chainswe] step A\nsaid\n${block("ls")}##[chainswe] step B\n${block("pwd")}${block("id")}##[chainswe] step C\n${block("date")}`;
   it("parses each page from its own slice as the whole log reads it: steps, call numbers and lines go on", () => {
     const t = parseTimeline(log);
@@ -61,7 +66,7 @@ describe("timeline pages", () => {
     const pages = timelinePages(log, t, 2);
     expect(pages.map((p) => [p.line, p.calls, p.step, p.title])).toEqual([[2, 0, 1, "A"], [6, 1, 2, "B"], [11, 3, 3, "C"]]);
     for (const [i] of pages.entries()) {
-      const { timeline, cut } = timelinePage(log, pages, i + 1, 1 << 20);
+      const { timeline, cut } = page(log, pages, i + 1, 1 << 20);
       expect(cut).toBe(false);
       const whole = t.steps.flatMap((s) => s.items.map((item) => ({ step: s.index, title: s.title, item }))).slice(i * 2, i * 2 + 2);
       expect(timeline.steps.flatMap((s) => s.items.map((item) => ({ step: s.index, title: s.title, item })))).toEqual(whole);
@@ -69,10 +74,24 @@ describe("timeline pages", () => {
     expect([pageOfCall(pages, 1), pageOfCall(pages, 2), pageOfCall(pages, 3), pageOfCall(pages, 4)]).toEqual([1, 2, 2, 3]);
   });
 
+  it("counts a page's start in code points, so a slice read by SQL's substr starts where the page does, after characters outside the BMP too", () => {
+    const astral = `##[chainswe] step 🚀 A\n${"said 😀😀 ✓\n".repeat(3)}${block("echo 🦀", "🦀🦀\n")}##[chainswe] step B\n${block("pwd")}${block("id")}`;
+    const t = parseTimeline(astral);
+    const pages = timelinePages(astral, t, 2);
+    expect(pages.length).toBe(2);
+    // the second page starts at the 'pwd' call: in code points, two fewer per emoji than in UTF-16 units before it
+    const utf16 = astral.indexOf("##[chainswe] $ pwd");
+    expect(pages[1]!.at).toBe(Array.from(astral.slice(0, utf16)).length);
+    expect(pages[1]!.at).toBeLessThan(utf16);
+    const items = (tl: ReturnType<typeof parseTimeline>) => tl.steps.flatMap((s) => s.items.map((item) => ({ step: s.index, item })));
+    expect([...items(page(astral, pages, 1, 1 << 20).timeline), ...items(page(astral, pages, 2, 1 << 20).timeline)]).toEqual(items(t));
+    expect(pageSpan(pages, 3, 100)).toBeNull();
+  });
+
   it("reads at most maxChars of a page's slice, and shows each text up to a limit", () => {
     const big = block("cat big", "y".repeat(5000));
     const pages = timelinePages(big, parseTimeline(big), 100);
-    const { timeline, cut } = timelinePage(big, pages, 1, 1000);
+    const { timeline, cut } = page(big, pages, 1, 1000);
     expect(cut).toBe(true);
     expect(timeline.calls[0]!.stdout.length).toBeLessThan(1000);
     const clipped = clipItems(parseTimeline(big), 100).calls[0]!;

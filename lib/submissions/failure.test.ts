@@ -204,7 +204,8 @@ describe("getFailurePage: the trajectory and the start state", () => {
     const { checkTrajectories } = await import("@/lib/submissions/trajectories");
     const { getChain } = await import("@/lib/dataset/data");
     const chain = (await getChain("v1", CHAIN))!;
-    const dense = "##[chainswe] $ git log --all\nout\n##[chainswe] exit 0 1ms\n".repeat(20_000) + `##[chainswe] $ cat big\n${"y".repeat(200_000)}\n##[chainswe] exit 0 1ms\n`;
+    // outputs outside the BMP: a page's slice, cut by the database in code points, must still start at its first call
+    const dense = "##[chainswe] $ git log --all\nout 🚀\n##[chainswe] exit 0 1ms\n".repeat(20_000) + `##[chainswe] $ cat big\n${"y".repeat(200_000)}\n##[chainswe] exit 0 1ms\n`;
     const checked = checkTrajectories({ files: [{ path: `${CHAIN}/2.log`, text: dense }], warnings: [] }, [chain], [CHAIN], "v1");
     const row = checked.rows[0]!;
     expect([row.shortcuts.length, row.shortcutHits, row.items, row.pages.length]).toEqual([MAX_STORED_HITS, 20_000, 20_001, Math.ceil(20_001 / TIMELINE_PAGE_ITEMS)]);
@@ -214,6 +215,13 @@ describe("getFailurePage: the trajectory and the start state", () => {
     expect(await addTrajectories(seqId, async () => checked, true)).toBe(true);
     const view = (await failure.getFailurePage(null, seqId, CHAIN, 2)).trajectory;
     expect(view.state === "visible" && [view.pages, view.timeline.calls.length, view.shortcuts.length, view.shortcutHits]).toEqual([row.pages.length, TIMELINE_PAGE_ITEMS, MAX_STORED_HITS, 20_000]);
+    const second = (await failure.getFailurePage(null, seqId, CHAIN, 2, 2)).trajectory;
+    expect(second.state === "visible" && [second.timeline.calls[0]!.index, second.timeline.calls[0]!.command, second.timeline.calls[0]!.stdout, second.timeline.calls.length]).toEqual([
+      TIMELINE_PAGE_ITEMS + 1,
+      "git log --all",
+      "out 🚀",
+      TIMELINE_PAGE_ITEMS,
+    ]);
     const tail = (await failure.getFailurePage(null, seqId, CHAIN, 2, row.pages.length)).trajectory;
     const big = tail.state === "visible" ? tail.timeline.calls.at(-1)! : null;
     expect([big?.command, big && big.stdout.length < 200_000, big?.stdout.endsWith("more characters: see the raw log")]).toEqual(["cat big", true, true]);

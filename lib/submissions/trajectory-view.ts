@@ -8,7 +8,7 @@
 import { canReadTrajectories, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { shortcutHitsSchema, shortcutKinds, type ShortcutHit, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
-import { clipItems, pageOfCall, parseTimeline, timelinePage, timelinePages, type Timeline } from "@/evaluator/trajectory/timeline";
+import { clipItems, codePointSlice, pageOfCall, pageSpan, parseTimeline, timelinePage, timelinePages, type Timeline } from "@/evaluator/trajectory/timeline";
 import { parseColumn, type Visibility } from "@/lib/schemas/columns";
 import type { Mode } from "@/lib/schemas/prediction";
 import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/lib/schemas/trajectory";
@@ -44,6 +44,15 @@ export type TrajectoryView =
 export const MAX_PAGE_CHARS = 128 * 1024;
 export const MAX_SHOWN_CHARS = 16 * 1024;
 
+const EMPTY_TIMELINE: Timeline = { steps: [], calls: [], declaredSteps: 0 };
+
+/** `length` code points of a bug's stored log from code point `from`, cut by the database: the rest of the log never leaves it. */
+async function logSlice(submissionId: string, continuousId: string, order: number, from: number, length: number): Promise<string> {
+  const [row] = await db.$queryRaw<{ slice: string | null }[]>`SELECT substr("log", CAST(${from + 1} AS INTEGER), CAST(${length} AS INTEGER)) AS slice FROM "Trajectory"
+    WHERE "submissionId" = ${submissionId} AND "continuousId" = ${continuousId} AND "order" = CAST(${order} AS INTEGER)`;
+  return row?.slice ?? "";
+}
+
 export async function bugTrajectory(
   viewer: Viewer | null,
   submission: { id: string; teamId: string; visibility: Visibility },
@@ -61,16 +70,20 @@ export async function bugTrajectory(
   if (!canReadTrajectories(viewer, { ...submission, trajectoriesPublic: row.submission.trajectoriesPublic })) {
     return { state: "hidden", kinds: shortcutKinds(shortcuts) };
   }
-  // the log only once the viewer may read it: it may be megabytes, of which one page is parsed
-  const full = await db.trajectory.findUniqueOrThrow({
-    where: { submissionId_continuousId_order: { submissionId: submission.id, continuousId, order } },
-    select: { log: true, outcome: true, steps: true, calls: true, items: true, pages: true, shortcutHits: true },
-  });
+  // the log only once the viewer may read it, and only the page's slice of it: a log may be megabytes
+  const where = { submissionId_continuousId_order: { submissionId: submission.id, continuousId, order } };
+  const full = await db.trajectory.findUniqueOrThrow({ where, select: { outcome: true, steps: true, calls: true, items: true, pages: true, shortcutHits: true } });
   let starts = parseColumn(timelinePagesSchema, full.pages, "Trajectory.pages");
-  // a log stored before pages were: read whole once per view
-  if (starts.length === 0 && full.log !== "") starts = timelinePages(full.log, parseTimeline(full.log), TIMELINE_PAGE_ITEMS);
+  let read = (from: number, length: number) => logSlice(submission.id, continuousId, order, from, length);
+  if (starts.length === 0) {
+    // a log stored before pages were: read whole once per view
+    const { log } = await db.trajectory.findUniqueOrThrow({ where, select: { log: true } });
+    starts = log === "" ? [] : timelinePages(log, parseTimeline(log), TIMELINE_PAGE_ITEMS);
+    read = async (from, length) => codePointSlice(log, from, length);
+  }
   const shown = Math.min(Math.max(1, page), Math.max(1, starts.length));
-  const { timeline, cut } = timelinePage(full.log, starts, shown, MAX_PAGE_CHARS);
+  const span = pageSpan(starts, shown, MAX_PAGE_CHARS);
+  const { timeline, cut } = span ? timelinePage(await read(span.from, span.length), span.start, MAX_PAGE_CHARS) : { timeline: EMPTY_TIMELINE, cut: false };
   return {
     state: "visible",
     timeline: clipItems(timeline, MAX_SHOWN_CHARS),
