@@ -99,11 +99,11 @@ async function upload(base: string, token: string, fields: Record<string, string
   return { status: res.status, ms: performance.now() - t0, body };
 }
 
-/** Sequential GETs of `path` by a visitor for `ms`; answers their count, statuses, the last page's bytes and the slowest. */
+/** Sequential GETs of `path` by a visitor for `ms` (one at least); answers their count, statuses, the last page's bytes and the slowest. */
 async function visitor(base: string, path: string, ms: number): Promise<{ n: number; statuses: Set<number>; bytes: number; slowest: number }> {
   const end = Date.now() + ms;
   const out = { n: 0, statuses: new Set<number>(), bytes: 0, slowest: 0 };
-  while (Date.now() < end) {
+  do {
     const t0 = performance.now();
     const res = await fetch(`${base}${path}`);
     const body = await res.arrayBuffer();
@@ -111,7 +111,7 @@ async function visitor(base: string, path: string, ms: number): Promise<{ n: num
     out.n++;
     out.statuses.add(res.status);
     out.bytes = body.byteLength;
-  }
+  } while (Date.now() < end);
   return out;
 }
 
@@ -162,6 +162,10 @@ export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS:
       ["submission json", `/api/v1/submissions/${id}`],
     ];
     for (const [label, path] of pages) {
+      // the route's first view in this process loads its code: a cost paid once, reported apart from the views after it
+      const firstView = visitor(base, path, 0);
+      const cold = await otherClient(port, DATASET_PATH, firstView);
+      report(`${label}, first view`, cold.latencies, `  errors ${cold.errors}  visitor ${fmt((await firstView).slowest / 1000, 2)} s`);
       const visits = visitor(base, path, opts.visitS * 1000);
       const seen = await otherClient(port, DATASET_PATH, visits);
       const v = await visits;
