@@ -9,7 +9,7 @@
  * taken back (and clears its pair's failures), a refused one is not recorded
  * at all, so hammering a locked key does not extend its lock.
  */
-import { type RateStore } from "@/lib/accounts/rate-events";
+import { takeRateSlot, type RateStore } from "@/lib/accounts/rate-events";
 import { LimitError } from "@/lib/errors";
 import { LOGIN_LIMITS, lockedMessage, loginVerdict, type LoginLimits } from "./login-limit";
 
@@ -88,11 +88,9 @@ type HourlySlot = { allowed: true; takeBack: () => Promise<void> } | { allowed: 
  * attempts in flight count against each other.
  */
 async function hourlySlot(store: RateStore, key: string, perHour: number, now: number): Promise<HourlySlot> {
-  const events = await store.add(key, now, now - HOUR_MS);
-  if (events.length <= perHour) return { allowed: true, takeBack: () => store.remove(key, now) };
-  await store.remove(key, now);
-  const retryAt = events[events.length - 1 - perHour]! + HOUR_MS;
-  return { allowed: false, retryInMin: Math.max(1, Math.ceil((retryAt - now) / 60_000)) };
+  const slot = await takeRateSlot(store, [{ key, limit: perHour }], HOUR_MS, now);
+  if (slot.allowed) return { allowed: true, takeBack: () => store.remove(key, now) };
+  return { allowed: false, retryInMin: Math.max(1, Math.ceil((slot.retryAt - now) / 60_000)) };
 }
 
 /**
