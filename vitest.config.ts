@@ -21,7 +21,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["evaluator/**/*.test.ts", "lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: ["core/**/*.test.ts", "evaluator/**/*.test.ts", "lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
           exclude: ["**/*.pg.test.ts", "**/node_modules/**"],
           ...shared,
           // besides pure functions: real git and shell scripts (the replay scripts in clones),

@@ -25,8 +25,8 @@ import { parseArgs } from "node:util";
 import { listsFromResult, regradeBug, regradeDir } from "@/evaluator/regrade";
 import { bugLogDir, resultLine, SUMMARY_FILE } from "@/evaluator/replay/output";
 import { gradedWithLog } from "@/evaluator/regrade/test-fixtures";
-import { runSummary } from "@/evaluator/scoring/test-fixtures";
-import type { GradedBug } from "@/lib/schemas/results";
+import { runSummary } from "@/core/scoring/test-fixtures";
+import type { GradedBug } from "@/core/schemas/results";
 
 const { values: args } = parseArgs({
   options: {

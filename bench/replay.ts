@@ -36,8 +36,8 @@ import { evaluate } from "@/evaluator/replay";
 import { goldPredictions } from "@/evaluator/replay/gold";
 import { q, testScript } from "@/evaluator/replay/scripts";
 import { Sandbox, assertEngine, defaultLimits, ensureRepoImage } from "@/evaluator/sandbox";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { Mode, PredictionLine } from "@/lib/schemas/prediction";
+import type { Chain } from "@/core/schemas/dataset";
+import type { Mode, PredictionLine } from "@/core/schemas/prediction";
 import { BASE_IMAGE } from "../tests/docker/tiny-repo";
 import { buildGeneratedRepo } from "../tests/docker/generated-repo";
 

@@ -19,10 +19,10 @@ import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { bugResultRow } from "@/evaluator/queue/results";
-import { POSITION_SETS, SCORINGS, chainRecords, scoreRun, type RunResults } from "@/evaluator/scoring";
+import { POSITION_SETS, SCORINGS, chainRecords, scoreRun, type RunResults } from "@/core/scoring";
 import type { StoredScores } from "@/lib/leaderboard/aggregates";
-import type { GradedBug } from "@/lib/schemas/results";
-import type { Mode } from "@/lib/schemas/prediction";
+import type { GradedBug } from "@/core/schemas/results";
+import type { Mode } from "@/core/schemas/prediction";
 
 const { values: args, positionals } = parseArgs({ allowPositionals: true, options: { submissions: { type: "string", default: "1000" } } });
 const path = positionals[0];
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, [join(ROOT, "bin", "chainswe.mjs"), "db", "migrate"], { env: { ...process.env, DATABASE_URL: url }, stdio: "inherit" });
   process.env.DATABASE_URL = url;
   const { db } = await import("@/lib/db");
-  const { columnJson } = await import("@/lib/schemas/columns");
+  const { columnJson } = await import("@/core/schemas/columns");
   const { storedChainsSchema, storedScoresSchema } = await import("@/lib/leaderboard/aggregates");
   const t0 = Date.now();
 

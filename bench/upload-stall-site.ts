@@ -25,9 +25,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import * as tarStream from "tar-stream";
 import { loadDataset } from "@/evaluator/dataset";
-import { pathSegment } from "@/evaluator/trajectory/layout";
+import { pathSegment } from "@/core/trajectory/layout";
 import { MAX_TRAJECTORY_LOG_BYTES } from "@/lib/submissions/trajectories";
-import type { Chain } from "@/lib/schemas/dataset";
+import type { Chain } from "@/core/schemas/dataset";
 import { otherClient, report } from "./stall-client";
 import { buildSite, CHAINSWE, fmt, freePort, ROOT, run, SITE, start, stop, waitFor } from "./support";
 

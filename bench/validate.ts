@@ -23,7 +23,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { loadPredictions, predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
 import { envSchema } from "@/env";
-import { chainSchema, type Chain } from "@/lib/schemas/dataset";
+import { chainSchema, type Chain } from "@/core/schemas/dataset";
 
 const { values: args } = parseArgs({
   options: { lines: { type: "string", default: "10000" }, "patch-kb": { type: "string", default: "5" }, repeat: { type: "string", default: "3" } },

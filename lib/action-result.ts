@@ -5,7 +5,7 @@
  * client forms (components/ui/form.tsx) share it.
  */
 import { ZodError } from "zod";
-import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/core/errors";
 
 export type ActionResult<T = null> =
   | { status: "idle" }

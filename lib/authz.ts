@@ -7,7 +7,7 @@
  * ids cannot be probed; `forbidden` is only for things the viewer can see but
  * not change.
  */
-import type { Visibility } from "@/lib/schemas/columns";
+import type { Visibility } from "@/core/schemas/columns";
 import type { Viewer } from "@/lib/accounts/users";
 
 export type { Viewer } from "@/lib/accounts/users";

@@ -1,7 +1,7 @@
 /**
  * The database engines the portal runs on, told apart by DATABASE_URL, and the
  * PostgreSQL schema derived from the SQLite one. The schema is portable (no
- * enums, no Json columns: lib/schemas/columns.ts validates those), so the two
+ * enums, no Json columns: core/schemas/columns.ts validates those), so the two
  * differ only in the datasource provider and where each client is generated.
  * Kept free of Prisma imports: prisma.config.ts uses it before `generate`.
  */

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEMO_RULES, DEMO_RUNS, demoManifest, demoRunLines } from "@/lib/demo-seed";
-import { checkManifest } from "@/lib/schemas/manifest";
+import { checkManifest } from "@/core/schemas/manifest";
 
 const file = (system: string) => readFileSync(join(process.cwd(), "demo", "predictions", `${system}.${DEMO_RUNS.mode}.jsonl`), "utf8");
 const lines = (text: string) => text.trim().split("\n").map((l) => JSON.parse(l) as { continuous_id: string; swebench_instance_id: string; model_patch: string; model_name_or_path: string });

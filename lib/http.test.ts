@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FieldError, LimitError } from "@/lib/errors";
+import { FieldError, LimitError } from "@/core/errors";
 import { crossSiteProblem, readBodyCapped, readJsonBody } from "./http";
 
 const h = (headers: Record<string, string>) => new Headers(headers);

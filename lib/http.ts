@@ -5,7 +5,7 @@
  * stay thin: parse, call the data layer, answer with `json` or `errorResponse`.
  */
 import { env } from "@/env";
-import { DatasetError, FieldError, ForbiddenError, InputError, LimitError, NotFoundError, UnauthorizedError, formatIssue } from "@/lib/errors";
+import { DatasetError, FieldError, ForbiddenError, InputError, LimitError, NotFoundError, UnauthorizedError, formatIssue } from "@/core/errors";
 
 export type ErrorBody = {
   error: string;

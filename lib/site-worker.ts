@@ -15,7 +15,7 @@ import { hostname } from "node:os";
 import { env } from "@/env";
 import { DEFAULT_QUEUE_POLICY, startWorkerPool, type WorkerPool } from "@/evaluator/queue";
 import { assertEngine, defaultLimits } from "@/evaluator/sandbox";
-import { coerceError } from "@/lib/errors";
+import { coerceError } from "@/core/errors";
 import { startDeliveryLoop, type DeliveryLoop } from "@/lib/notifications/loop";
 import { portalLoaders } from "@/lib/queue-loaders";
 import { purgeCancelledSubmissions } from "@/lib/submissions/removal";

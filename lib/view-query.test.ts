@@ -1,7 +1,7 @@
 /** A view's URL state both ways: one value per parameter (the first), blanks as missing, bad values reported or thrown, links. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { hrefWith, parseQuery, parseViewQuery, repeated, scoringParam, single, text } from "./view-query";
 
 const schema = z.object({ scoring: scoringParam, model: single(text.optional()), system: repeated });

@@ -9,9 +9,9 @@
  * "any") is the same as a missing parameter.
  */
 import { z } from "zod";
-import { scoringSchema } from "@/evaluator/scoring/schemas";
-import { bugWindowSchema, type BugWindow } from "@/evaluator/scoring/window";
-import { FieldError } from "@/lib/errors";
+import { scoringSchema } from "@/core/scoring/schemas";
+import { bugWindowSchema, type BugWindow } from "@/core/scoring/window";
+import { FieldError } from "@/core/errors";
 
 /** URL search params (an API route) or a page's searchParams. */
 export type RawParams = URLSearchParams | Record<string, string | string[] | undefined>;

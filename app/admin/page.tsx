@@ -4,7 +4,7 @@ import { UtcTime } from "@/components/ui/Time";
 import { AdminRegradeForm } from "@/components/admin/AdminRegradeForm";
 import { AdminRoleButton } from "@/components/admin/AdminRoleButton";
 import { getViewer } from "@/lib/auth/viewer";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import { siteAdminView } from "@/lib/accounts/users";
 
 export const metadata = { title: "Admin · ChainSWE" };

@@ -7,8 +7,8 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
-import { CAUSES } from "@/evaluator/analysis";
-import { formatPercent } from "@/evaluator/scoring/format";
+import { CAUSES } from "@/core/analysis";
+import { formatPercent } from "@/core/scoring/format";
 import { ChainErrorFilters } from "@/components/analysis/ChainErrorFilters";
 import { WindowNote } from "@/components/ui/WindowNote";
 import { CAUSE_COLOUR, ChainErrorList, ChainErrorPositionTable, ChainErrorSystemTable, FINGERPRINT_COLOUR, type ListHref } from "@/components/analysis/ChainErrorTables";
@@ -17,7 +17,7 @@ import { ChartStackedBars } from "@/components/charts/ChartStackedBars";
 import { analysisQuerySchema, type AnalysisQuery } from "@/lib/analysis/url";
 import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, causeBars, fingerprintBars } from "@/lib/analysis/view";
 import { getChainErrorView } from "@/lib/analysis/data";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { hrefWith, parseQuery } from "@/lib/view-query";
 
 export const metadata: Metadata = { title: "Chain errors · ChainSWE" };

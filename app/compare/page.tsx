@@ -12,7 +12,7 @@ import { CompareScatter } from "@/components/compare/CompareScatter";
 import { compareQuerySchema, type CompareQuery } from "@/lib/compare/url";
 import { getViewer } from "@/lib/auth/viewer";
 import { getComparison, type CompareView } from "@/lib/compare/data";
-import { FieldError, NotFoundError } from "@/lib/errors";
+import { FieldError, NotFoundError } from "@/core/errors";
 import { hrefWith, parseQuery } from "@/lib/view-query";
 
 export const metadata: Metadata = { title: "Compare systems · ChainSWE" };

@@ -11,7 +11,7 @@ import { PositionTable } from "@/components/positions/PositionTable";
 import { WindowNote } from "@/components/ui/WindowNote";
 import { positionsQuerySchema, type PositionsQuery } from "@/lib/positions/url";
 import { getPositionsView } from "@/lib/positions/data";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { positionSeries } from "@/lib/positions/view";
 import { hrefWith, parseQuery } from "@/lib/view-query";
 

@@ -7,11 +7,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { EstimateText } from "@/components/leaderboard/EstimateText";
 import { notFound } from "next/navigation";
-import { MODE_LABELS } from "@/evaluator/scoring";
+import { MODE_LABELS } from "@/core/scoring";
 import { canReview } from "@/lib/authz";
 import { getViewer } from "@/lib/auth/viewer";
 import { listPendingReview, recentReviewDecisions, type ReviewDecision } from "@/lib/submissions/review";
-import { utcWhen } from "@/lib/format";
+import { utcWhen } from "@/core/format";
 import { DataTable } from "@/components/ui/DataTable";
 
 export const metadata: Metadata = { title: "Review · ChainSWE" };

@@ -6,15 +6,15 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MODE_LABELS } from "@/evaluator/scoring/format";
+import { MODE_LABELS } from "@/core/scoring/format";
 import { getViewer } from "@/lib/auth/viewer";
 import { listSubmissions, parseSubmissionListQuery, type SubmissionListQuery } from "@/lib/submissions/list";
 import type { Viewer } from "@/lib/accounts/users";
-import { FieldError } from "@/lib/errors";
-import { SUBMISSION_STATUSES, VISIBILITIES } from "@/lib/schemas/columns";
-import { MODES } from "@/lib/schemas/prediction";
+import { FieldError } from "@/core/errors";
+import { SUBMISSION_STATUSES, VISIBILITIES } from "@/core/schemas/columns";
+import { MODES } from "@/core/schemas/prediction";
 import { visibilityLabel } from "@/lib/submissions/visibility";
-import { utcWhen } from "@/lib/format";
+import { utcWhen } from "@/core/format";
 import { DataTable } from "@/components/ui/DataTable";
 
 export const metadata: Metadata = { title: "Submissions · ChainSWE" };

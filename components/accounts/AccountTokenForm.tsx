@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { createTokenAction } from "@/app/account/actions";
-import { API_TOKEN_SCOPES } from "@/lib/schemas/columns";
+import { API_TOKEN_SCOPES } from "@/core/schemas/columns";
 import { IDLE, fieldError, type ActionResult } from "@/lib/action-result";
 import { FormMessage, TextField } from "@/components/ui/form";
 

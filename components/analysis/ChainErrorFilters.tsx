@@ -4,7 +4,7 @@
  * number of systems (none ticked = all).
  */
 import Link from "next/link";
-import { MODE_LABELS } from "@/evaluator/scoring/format";
+import { MODE_LABELS } from "@/core/scoring/format";
 import type { ChainErrorView } from "@/lib/analysis/data";
 import { BugWindowFields, DatasetVersionSelect } from "@/components/ui/ViewControls";
 

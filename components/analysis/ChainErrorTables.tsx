@@ -5,9 +5,9 @@
  * Every count links to the list narrowed to the chain errors behind it.
  */
 import Link from "next/link";
-import type { BreakdownStats, Cause } from "@/evaluator/analysis";
-import { CAUSES } from "@/evaluator/analysis";
-import { MODE_LABELS, formatPercent } from "@/evaluator/scoring/format";
+import type { BreakdownStats, Cause } from "@/core/analysis";
+import { CAUSES } from "@/core/analysis";
+import { MODE_LABELS, formatPercent } from "@/core/scoring/format";
 import { CAUSE_LABELS, FINGERPRINT_LABELS, FINGERPRINT_ORDER, type ChainErrorFilter, type CombinedBreakdown, type FingerprintKey } from "@/lib/analysis/view";
 import type { AnalysisEntry, ChainErrorRow } from "@/lib/analysis/data";
 import { failurePageUrl, submissionPageUrl } from "@/lib/submissions/urls";

@@ -2,8 +2,8 @@
  * One encoding per mode on every table and chart: the mode's colour
  * (app/globals.css --mode-*), its line style and its marker, and its name.
  */
-import { MODE_LABELS } from "@/evaluator/scoring/format";
-import type { Mode } from "@/lib/schemas/prediction";
+import { MODE_LABELS } from "@/core/scoring/format";
+import type { Mode } from "@/core/schemas/prediction";
 
 export const MODE_STYLE: Record<Mode, { colourVar: string; dash: string | undefined; marker: "circle" | "square" | "triangle" }> = {
   oracle: { colourVar: "--mode-oracle", dash: undefined, marker: "circle" },

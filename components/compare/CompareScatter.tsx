@@ -5,9 +5,9 @@
  * the rows on it (cheapest first).
  */
 import { CartesianGrid, Legend, ResponsiveContainer, Scatter, ScatterChart, Symbols, Tooltip, XAxis, YAxis } from "recharts";
-import { MODE_LABELS, formatCost, formatPercent } from "@/evaluator/scoring/format";
+import { MODE_LABELS, formatCost, formatPercent } from "@/core/scoring/format";
 import type { ScatterPoint } from "@/lib/compare/view";
-import { MODES } from "@/lib/schemas/prediction";
+import { MODES } from "@/core/schemas/prediction";
 import { useCssColours } from "@/components/charts/ChartColours";
 import { MODE_STYLE } from "@/components/charts/ChartModeKey";
 

@@ -7,7 +7,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { EstimateText } from "@/components/leaderboard/EstimateText";
 import { DataTable, type Column } from "@/components/ui/DataTable";
-import { MODE_LABELS, formatCost, formatInterval, formatPercent } from "@/evaluator/scoring/format";
+import { MODE_LABELS, formatCost, formatInterval, formatPercent } from "@/core/scoring/format";
 import { formatPoints, type ChainWinLoss } from "@/lib/compare/view";
 import type { ComparePick, CompareView } from "@/lib/compare/data";
 import { failurePageUrl, submissionPageUrl } from "@/lib/submissions/urls";

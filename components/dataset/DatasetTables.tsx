@@ -4,12 +4,12 @@
  * Server-rendered DataTables; the numbers come from lib/dataset/view.ts and lib/dataset/solve-rates.ts.
  */
 import Link from "next/link";
-import { MODE_LABELS } from "@/evaluator/scoring/format";
-import type { DatasetStats } from "@/lib/schemas/columns";
+import { MODE_LABELS } from "@/core/scoring/format";
+import type { DatasetStats } from "@/core/schemas/columns";
 import { DatasetCountsTable } from "@/components/dataset/DatasetCountsTable";
 import type { DatasetBugRow, DatasetChainRow, DatasetVersionRow, RepositoryRow } from "@/lib/dataset/view";
 import { RATE_KEYS, type PositionSolveRate, type RatesByMode, type SolveRate } from "@/lib/dataset/solve-rates";
-import { utcDay } from "@/lib/format";
+import { utcDay } from "@/core/format";
 import { DataTable, type Column } from "@/components/ui/DataTable";
 
 export const datasetHref = (version: string, query: Record<string, string | undefined> = {}) => {

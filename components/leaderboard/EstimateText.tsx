@@ -1,6 +1,6 @@
 /** A rate and its 95% interval as every table shows them (`49.0 [44.9, 53.1]`, the interval smaller and muted). */
-import type { Estimate } from "@/evaluator/scoring";
-import { formatInterval, formatPercent } from "@/evaluator/scoring";
+import type { Estimate } from "@/core/scoring";
+import { formatInterval, formatPercent } from "@/core/scoring";
 
 export function EstimateText({ estimate }: { estimate: Estimate | null | undefined }) {
   return (

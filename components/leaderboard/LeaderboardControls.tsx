@@ -10,10 +10,10 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, type ReactNode } from "react";
-import { MODE_LABELS } from "@/evaluator/scoring/format";
+import { MODE_LABELS } from "@/core/scoring/format";
 import { leaderboardHref, leaderboardViewSchema, type LeaderboardView } from "@/lib/leaderboard/url";
 import { SCORING_EXPLANATION } from "@/lib/leaderboard/view";
-import { MODES } from "@/lib/schemas/prediction";
+import { MODES } from "@/core/schemas/prediction";
 import { parseViewQuery } from "@/lib/view-query";
 import { BugWindowFields, ScoringChoice } from "@/components/ui/ViewControls";
 

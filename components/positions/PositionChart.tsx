@@ -1,9 +1,9 @@
 "use client";
 /** Resolution by position, one line per mode (paper Tables 3–4 as a chart): colour, line style and marker per mode. */
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Symbols, Tooltip, XAxis, YAxis } from "recharts";
-import { MODE_LABELS, formatPercent } from "@/evaluator/scoring/format";
+import { MODE_LABELS, formatPercent } from "@/core/scoring/format";
 import type { PositionSeriesPoint } from "@/lib/positions/view";
-import type { Mode } from "@/lib/schemas/prediction";
+import type { Mode } from "@/core/schemas/prediction";
 import { useCssColours } from "@/components/charts/ChartColours";
 import { MODE_STYLE } from "@/components/charts/ChartModeKey";
 

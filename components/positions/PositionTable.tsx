@@ -7,7 +7,7 @@
  * tbody per group).
  */
 import Link from "next/link";
-import { formatPercent, formatRelativeChange } from "@/evaluator/scoring/format";
+import { formatPercent, formatRelativeChange } from "@/core/scoring/format";
 import type { PositionRow, PositionTable as Table } from "@/lib/positions/view";
 import { submissionPageUrl } from "@/lib/submissions/urls";
 import { ChartModeKey } from "@/components/charts/ChartModeKey";

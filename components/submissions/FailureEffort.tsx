@@ -1,6 +1,6 @@
 /** What the agent spent on one bug, as its prediction line reported it: tokens, steps, wall time, cost, peak context. */
 import { FactList } from "@/components/ui/FactList";
-import { formatCost, formatTokens } from "@/evaluator/scoring/format";
+import { formatCost, formatTokens } from "@/core/scoring/format";
 import type { FailurePage } from "@/lib/submissions/failure";
 
 const figure = (v: number | undefined, show: (x: number) => string) => (v === undefined ? "not reported" : show(v));

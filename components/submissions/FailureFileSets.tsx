@@ -3,7 +3,7 @@
  * agent's only, M \ F) and undershoot files (the gold patch's only, F \ M),
  * marked by colour and by an icon, with a legend; one column per mode shown.
  */
-import { MODE_LABELS } from "@/evaluator/scoring/format";
+import { MODE_LABELS } from "@/core/scoring/format";
 import type { FailureSide } from "@/lib/submissions/failure";
 import type { FileMark, FileSetRow } from "@/lib/submissions/failure-view";
 import { DataTable, type Column } from "@/components/ui/DataTable";

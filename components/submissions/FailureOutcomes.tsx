@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { MODE_LABELS } from "@/evaluator/scoring/format";
+import { MODE_LABELS } from "@/core/scoring/format";
 import type { BugOutcomeView, FailingTest, FailureSide } from "@/lib/submissions/failure";
 import { FINGERPRINT_LABELS } from "@/lib/submissions/failure-view";
 import { visibilityLabel } from "@/lib/submissions/visibility";

@@ -6,7 +6,7 @@
 import Link from "next/link";
 import { FactList } from "@/components/ui/FactList";
 import { TrajectoryTimeline } from "@/components/submissions/TrajectoryTimeline";
-import { SHORTCUT_LABELS } from "@/evaluator/trajectory/shortcuts";
+import { SHORTCUT_LABELS } from "@/core/trajectory/shortcuts";
 import type { CarriedPatch, TrajectoryView } from "@/lib/submissions/trajectory-view";
 
 const CARRIED_TEXT: Record<CarriedPatch["carried"], string> = {

@@ -3,8 +3,8 @@
  * test's excerpt on the failure page can point at the line it came from.
  * Line numbers are the ones `logLines` gives, the same the excerpts use.
  */
-import { logLines } from "@/evaluator/parsers/log-text";
-import { count } from "@/lib/format";
+import { logLines } from "@/core/parsers/log-text";
+import { count } from "@/core/format";
 
 /** Enough for any real pytest run; past it the page says so and the download has the rest. */
 export const LOG_VIEW_MAX_LINES = 20_000;

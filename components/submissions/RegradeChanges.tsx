@@ -1,5 +1,5 @@
 import type { SubmissionRegrade } from "@/lib/submissions/regrade";
-import { utcWhen } from "@/lib/format";
+import { utcWhen } from "@/core/format";
 
 const verdict = (v: { resolved: boolean; fingerprint: string | null; tampered: boolean }) =>
   (v.resolved ? "resolved" : `unresolved (${v.fingerprint})`) + (v.tampered ? ", tampered" : "");

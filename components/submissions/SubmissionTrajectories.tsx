@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import { TrajectoriesChoice } from "@/components/submissions/SubmissionActions";
-import { SHORTCUT_LABELS } from "@/evaluator/trajectory/shortcuts";
+import { SHORTCUT_LABELS } from "@/core/trajectory/shortcuts";
 import type { SubmissionView } from "@/lib/submissions/view";
 
 export function SubmissionTrajectories({ id, trajectories: t }: { id: string; trajectories: SubmissionView["trajectories"] }) {

@@ -8,7 +8,7 @@
  */
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
-import { MODE_LABELS } from "@/evaluator/scoring/format";
+import { MODE_LABELS } from "@/core/scoring/format";
 import type { SubmitFormOptions } from "@/lib/submissions/intake";
 
 type Issue = { line: number; field: string; message: string };

@@ -6,9 +6,9 @@
  * outputs). Each call is an anchor (`#call-3`) the flags link to.
  */
 import { useMemo, useState, type ReactNode } from "react";
-import { SHORTCUT_LABELS, type ShortcutHit } from "@/evaluator/trajectory/shortcuts";
-import type { Timeline, TimelineItem, ToolCall } from "@/evaluator/trajectory/timeline";
-import { formatBytes } from "@/lib/format";
+import { SHORTCUT_LABELS, type ShortcutHit } from "@/core/trajectory/shortcuts";
+import type { Timeline, TimelineItem, ToolCall } from "@/core/trajectory/timeline";
+import { formatBytes } from "@/core/format";
 
 /** Marks every case-insensitive occurrence of `query` in `text`. */
 function highlighted(text: string, query: string): ReactNode {

@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import { TEAM_ROLES, type TeamRole } from "@/lib/schemas/columns";
+import { TEAM_ROLES, type TeamRole } from "@/core/schemas/columns";
 import { IDLE, fieldError, typed, type ActionResult } from "@/lib/action-result";
 import { Field, FormMessage, InlineError, TextField, describedBy } from "@/components/ui/form";
 

@@ -6,7 +6,7 @@
 import Link from "next/link";
 import type { Viewer } from "@/lib/accounts/users";
 import { SignOutButton } from "@/components/accounts/SignOutButton";
-import { utcDay } from "@/lib/format";
+import { utcDay } from "@/core/format";
 import type { HeaderFacts } from "@/lib/site-header";
 
 

@@ -1,4 +1,4 @@
-import { utcMinute } from "@/lib/format";
+import { utcMinute } from "@/core/format";
 
 /** A timestamp as the portal shows them: UTC to the minute, full ISO on hover. */
 export function UtcTime({ date }: { date: Date | null }) {

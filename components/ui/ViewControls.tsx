@@ -3,7 +3,7 @@
  * errors, comparison): the dataset version, and strict or lenient scoring with
  * what they mean.
  */
-import type { Scoring } from "@/evaluator/scoring/outcomes";
+import type { Scoring } from "@/core/scoring/outcomes";
 
 /** What strict and lenient mean for a Seq bug, under the forms that choose one. */
 export const SEQ_SCORING_HINT = "Strict: a Seq bug counts only if every earlier bug of its chain was resolved too. Lenient: each bug on its own grade.";

@@ -17,7 +17,7 @@ import { q } from "@/evaluator/replay/scripts";
 import { execInContainer, mustExec, readAgentEnv, writeMetrics, type AgentEnv } from "@/evaluator/rollout/agents/env";
 import { goldOf, type AgentCommand } from "@/evaluator/rollout/agents/reference";
 import { stepLine } from "@/evaluator/rollout/contract";
-import type { Bug, Chain } from "@/lib/schemas/dataset";
+import type { Bug, Chain } from "@/core/schemas/dataset";
 import { buildRepo } from "../repos";
 import { cheatText, makePatch, replacedOnce } from "./edits";
 import { runMeta } from "./metadata";

@@ -5,9 +5,9 @@
  * K = files of bug k's gold patch, test patch and applied Seq patch:
  * overshoot evidence = (M_j \ F_j) ∩ K; undershoot evidence = F_j \ M_j (strong when
  * Seq bug j is unresolved or the file is in K). Written independently of
- * evaluator/analysis so the demo cross-checks it.
+ * core/analysis so the demo cross-checks it.
  */
-import type { Fingerprint } from "@/lib/schemas/results";
+import type { Fingerprint } from "@/core/schemas/results";
 import type { SimulatedBug } from "./simulate";
 
 export const CAUSES = ["overshoot", "undershoot", "both", "unattributed"] as const;

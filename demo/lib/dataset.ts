@@ -1,9 +1,9 @@
 /**
- * Chain records (lib/schemas/dataset.ts) from the built repositories, with every bug's
+ * Chain records (core/schemas/dataset.ts) from the built repositories, with every bug's
  * FAIL_TO_PASS / PASS_TO_PASS lists checked by running pytest on the host:
  * base + test patch (F2P fail, P2P pass) and base + test patch + gold (all pass).
  */
-import { testVerdict, verdictPasses } from "@/evaluator/grading";
+import { testVerdict, verdictPasses } from "@/core/grading";
 import type { BuiltRepo } from "../repos";
 import { DIFF_FLAGS, git } from "./proc";
 import { Sandbox, testCommand, type TestRun } from "./sandbox";

@@ -8,7 +8,7 @@
  *   X no_usable_patch, patch applied but no listed test reported (import error)
  *   B broke_working_code · L left_unfixed · a trailing "!" marks a tampered run.
  */
-import type { Fingerprint } from "@/lib/schemas/results";
+import type { Fingerprint } from "@/core/schemas/results";
 import type { Cause } from "./chain-errors";
 
 type Outcomes = { oracle: string; seq: string };

@@ -7,9 +7,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { isRunnerConfigFile, touchedFiles } from "@/evaluator/diff";
-import { getLogParser, type ParsedLog } from "@/evaluator/parsers";
-import type { ApplyMethod } from "@/lib/schemas/results";
+import { isRunnerConfigFile, touchedFiles } from "@/core/diff";
+import { getLogParser, type ParsedLog } from "@/core/parsers";
+import type { ApplyMethod } from "@/core/schemas/results";
 import { DIFF_FLAGS, git, run } from "./proc";
 
 const parsePytest = getLogParser("pytest");

@@ -4,9 +4,9 @@
  * A(k-1) = A(k-2) + the agent's patch k-1 (if it applied) + test patch k-1. Patches are
  * made per mode from the agent's intent, graded with the evaluator's own parser and grading.
  */
-import { touchedFiles } from "@/evaluator/diff";
-import { gradeBug } from "@/evaluator/grading";
-import type { Fingerprint } from "@/lib/schemas/results";
+import { touchedFiles } from "@/core/diff";
+import { gradeBug } from "@/core/grading";
+import type { Fingerprint } from "@/core/schemas/results";
 import type { ChainFacts } from "./dataset";
 import { makePatch, type BugContext } from "./edits";
 import { Sandbox } from "./sandbox";

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { filesOfTar, tarOf } from "@/evaluator/sandbox/tar";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 
 /** Inflated size a bundle may have (its logs are capped per bug; 1,000 bugs of a few MB fit). */
 const MAX_BUNDLE_BYTES = 2 * 1024 ** 3;

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { gradedWithLog } from "@/evaluator/regrade/test-fixtures";
-import { runSummary } from "@/evaluator/scoring/test-fixtures";
-import { chainSchema } from "@/lib/schemas/dataset";
-import type { GradedBug } from "@/lib/schemas/results";
+import { runSummary } from "@/core/scoring/test-fixtures";
+import { chainSchema } from "@/core/schemas/dataset";
+import type { GradedBug } from "@/core/schemas/results";
 import { bugKey, bundleFiles, bundleLogPath, MANIFEST_FILE, sha256, type BundleInput } from "./bundle";
 import { firstDifference, verifyBundle } from "./verify";
 

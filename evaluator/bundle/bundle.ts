@@ -13,10 +13,10 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { buildReport } from "@/evaluator/analysis/report";
-import { GRADER_VERSION, PACKAGE_VERSION } from "@/evaluator/grading";
+import { buildReport } from "@/core/analysis/report";
+import { GRADER_VERSION, PACKAGE_VERSION } from "@/core/grading";
 import { bugLogDir } from "@/evaluator/replay/output";
-import { runSummarySchema, type GradedBug, type RunSummary } from "@/lib/schemas/results";
+import { runSummarySchema, type GradedBug, type RunSummary } from "@/core/schemas/results";
 
 export const MANIFEST_FILE = "manifest.json";
 export const BUNDLE_VERSION = 1;

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256File, loadDataset } from "@/evaluator/dataset";
 import { bugLogDir, loadRunResults } from "@/evaluator/replay/output";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 import { bugKey, bundleFiles } from "./bundle";
 import { imageFacts } from "./environment";
 

@@ -11,7 +11,7 @@ import { loadDataset, loadPredictions } from "@/evaluator/dataset";
 import { evaluate } from "@/evaluator/replay";
 import { readResults } from "@/evaluator/replay/output";
 import { assertEngine, defaultLimits, imageExists } from "@/evaluator/sandbox";
-import { gradedBugSchema, runSummarySchema } from "@/lib/schemas/results";
+import { gradedBugSchema, runSummarySchema } from "@/core/schemas/results";
 import type { BundleProblem } from "./verify";
 
 export type ReplayCheck = { replayed: string[]; skipped: string[]; problems: BundleProblem[] };

@@ -6,10 +6,10 @@
  * third party needs neither this server nor Docker. Each disagreement names
  * the file it is found in.
  */
-import { buildReport, reportSchema } from "@/evaluator/analysis/report";
+import { buildReport, reportSchema } from "@/core/analysis/report";
 import { regradeStored, type DirRegrade } from "@/evaluator/regrade";
-import { chainSchema, type Chain } from "@/lib/schemas/dataset";
-import { gradedBugSchema, runSummarySchema, type GradedBug } from "@/lib/schemas/results";
+import { chainSchema, type Chain } from "@/core/schemas/dataset";
+import { gradedBugSchema, runSummarySchema, type GradedBug } from "@/core/schemas/results";
 import { MANIFEST_FILE, bundleLogPath, environmentSchema, manifestSchema, sha256 } from "./bundle";
 
 export type BundleProblem = { file: string; problem: string };

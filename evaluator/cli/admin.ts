@@ -7,7 +7,7 @@
 import { Argument, type Command } from "commander";
 import { z, ZodError } from "zod";
 import { env } from "@/env";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { enumOption, parseOptions } from "./options";
 
 const ROLES = ["reviewer", "site_admin"] as const;

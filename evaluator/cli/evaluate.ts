@@ -4,7 +4,7 @@ import { loadDataset, loadPredictions } from "@/evaluator/dataset";
 import { evaluate } from "@/evaluator/replay";
 import { assertEngine, defaultLimits, installSignalCleanup, wasInterrupted } from "@/evaluator/sandbox";
 import { z } from "zod";
-import { testEditPolicySchema } from "@/lib/schemas/manifest";
+import { testEditPolicySchema } from "@/core/schemas/manifest";
 import { chainIdsOption, intOption, modeOption, parseOptions, positiveOption, readableFile } from "./options";
 import { progressReporter } from "./progress";
 

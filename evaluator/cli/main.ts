@@ -1,7 +1,7 @@
 /** `chainswe`: one file per command; this one wires them and exits non-zero on failure. */
 import { Command, CommanderError } from "commander";
 import { wasInterrupted } from "@/evaluator/sandbox";
-import { EnvironmentError, InputError, coerceError } from "@/lib/errors";
+import { EnvironmentError, InputError, coerceError } from "@/core/errors";
 import { registerEvaluate } from "./evaluate";
 import { UsageError } from "./options";
 import { registerReport } from "./report";

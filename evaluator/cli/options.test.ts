@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 import { describeFailure, main } from "./main";
 import { intOption, parseOptions, positiveOption, UsageError } from "./options";
 import { z } from "zod";

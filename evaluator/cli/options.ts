@@ -8,8 +8,8 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { InputError } from "@/lib/errors";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { InputError } from "@/core/errors";
+import { modeSchema } from "@/core/schemas/prediction";
 
 /** Bad command-line input. An InputError (exit 2) whose message is one line per problem. */
 export class UsageError extends InputError {

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
 import { formatDirRegrade, regradeDir } from "@/evaluator/regrade";
 import { SUMMARY_FILE } from "@/evaluator/replay/output";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 
 /** Every DIR must be an evaluation directory before any is touched. */
 async function checkDirs(dirs: string[]): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { buildReport } from "@/evaluator/analysis/report";
-import { formatReportTables } from "@/evaluator/analysis/report-text";
+import { buildReport } from "@/core/analysis/report";
+import { formatReportTables } from "@/core/analysis/report-text";
 import { loadRunResults } from "@/evaluator/replay";
-import { POSITION_SETS } from "@/evaluator/scoring/outcomes";
+import { POSITION_SETS } from "@/core/scoring/outcomes";
 import { z } from "zod";
 import { enumOption, intOption, parseOptions, runDir } from "./options";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 import { parseRolloutOptions } from "./rollout";
 
 // the dataset must be a readable file; the demo's is one

@@ -11,7 +11,7 @@ import { readResults } from "@/evaluator/replay";
 import { datasetStats } from "@/lib/dataset/stats";
 import { z } from "zod";
 import { parseOptions, readableDir, readableFile, UsageError } from "./options";
-import type { DatasetStats } from "@/lib/schemas/columns";
+import type { DatasetStats } from "@/core/schemas/columns";
 
 export function formatStats(s: DatasetStats): string {
   const lines = [

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { InputError } from "@/lib/errors";
-import type { bugSchema, chainSchema } from "@/lib/schemas/dataset";
+import { InputError } from "@/core/errors";
+import type { bugSchema, chainSchema } from "@/core/schemas/dataset";
 import { loadDataset } from "./dataset";
 
 type ChainInput = z.input<typeof chainSchema>;

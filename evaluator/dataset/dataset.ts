@@ -1,8 +1,8 @@
 /** Loading and validating a ChainSWE dataset version (SPEC §1). */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { InputError, type InputIssue } from "@/lib/errors";
-import { chainSchema, KNOWN_BUG_FIELDS, KNOWN_CHAIN_FIELDS, type Chain } from "@/lib/schemas/dataset";
+import { InputError, type InputIssue } from "@/core/errors";
+import { chainSchema, KNOWN_BUG_FIELDS, KNOWN_CHAIN_FIELDS, type Chain } from "@/core/schemas/dataset";
 import { readRecords, unknownFields, zodIssues } from "./records";
 
 export type Dataset = {

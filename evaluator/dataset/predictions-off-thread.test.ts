@@ -9,7 +9,7 @@ import { createServer, get, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FieldError, InputError } from "@/lib/errors";
+import { FieldError, InputError } from "@/core/errors";
 import { loadPredictionsOffThread } from "./predictions-off-thread";
 
 let dir: string;

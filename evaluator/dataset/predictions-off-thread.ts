@@ -9,8 +9,8 @@
  */
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { FieldError, InputError, LimitError, type InputIssue } from "@/lib/errors";
-import type { Chain } from "@/lib/schemas/dataset";
+import { FieldError, InputError, LimitError, type InputIssue } from "@/core/errors";
+import type { Chain } from "@/core/schemas/dataset";
 import type { PredictionLimits, Predictions } from "./predictions";
 
 /** The checking thread's old-generation heap: ample for 100 MB of real predictions (patches are strings). */

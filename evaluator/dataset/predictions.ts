@@ -1,9 +1,9 @@
 /** Loading a submission's predictions against a dataset (SPEC §2). */
 import { createHash } from "node:crypto";
-import { InputError, type InputIssue } from "@/lib/errors";
-import type { Chain } from "@/lib/schemas/dataset";
-import { KNOWN_PREDICTION_FIELDS, predictionLineSchema, type PredictionLine } from "@/lib/schemas/prediction";
-import { formatBytes } from "@/lib/format";
+import { InputError, type InputIssue } from "@/core/errors";
+import type { Chain } from "@/core/schemas/dataset";
+import { KNOWN_PREDICTION_FIELDS, predictionLineSchema, type PredictionLine } from "@/core/schemas/prediction";
+import { formatBytes } from "@/core/format";
 import { readRecords, unknownFields, zodIssues } from "./records";
 
 export type Predictions = {

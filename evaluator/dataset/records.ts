@@ -10,8 +10,8 @@
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import type { z } from "zod";
-import { LimitError, type InputIssue } from "@/lib/errors";
-import { formatBytes } from "@/lib/format";
+import { LimitError, type InputIssue } from "@/core/errors";
+import { formatBytes } from "@/core/format";
 
 export type RawRecord = { line: number; value: unknown } | { line: number; error: string };
 

@@ -11,7 +11,7 @@ const root = new URL("../../", import.meta.url);
 register({ tsconfig: fileURLToPath(new URL("tsconfig.json", root)) });
 const { loadPredictions } = await import(new URL("evaluator/dataset/predictions.ts", root).href);
 const { readTrajectoryArchive, checkTrajectories } = await import(new URL("lib/submissions/trajectories.ts", root).href);
-const { FieldError, InputError, LimitError } = await import(new URL("lib/errors.ts", root).href);
+const { FieldError, InputError, LimitError } = await import(new URL("core/errors.ts", root).href);
 
 const { stageTexts } = await import(new URL("lib/submissions/staged-texts.ts", root).href);
 

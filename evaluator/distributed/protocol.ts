@@ -15,11 +15,11 @@
  * (a stalled job goes back to the queue and another worker takes it).
  */
 import { z } from "zod";
-import { testEditPolicySchema } from "@/lib/schemas/manifest";
-import { DatasetError, EnvironmentError } from "@/lib/errors";
-import { chainSchema } from "@/lib/schemas/dataset";
-import { modeSchema, predictionLineSchema } from "@/lib/schemas/prediction";
-import { fingerprintSchema, gradedBugSchema } from "@/lib/schemas/results";
+import { testEditPolicySchema } from "@/core/schemas/manifest";
+import { DatasetError, EnvironmentError } from "@/core/errors";
+import { chainSchema } from "@/core/schemas/dataset";
+import { modeSchema, predictionLineSchema } from "@/core/schemas/prediction";
+import { fingerprintSchema, gradedBugSchema } from "@/core/schemas/results";
 
 export const CHAINS_QUEUE = "chains";
 export const REPORTS_QUEUE = "reports";

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EnvironmentError } from "@/lib/errors";
+import { EnvironmentError } from "@/core/errors";
 import { inheritedEnv } from "@/env";
 
 type Git = { code: number; stdout: string; stderr: string };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { demoChain, demoInstance } from "@/tests/mining/demo-instances";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 import { detectSource, parseInstance, SOURCES } from "./instances";
 import { loadInstances } from "./load";
 

@@ -9,8 +9,8 @@
  * specs), so the default runs pytest `-rA` on the files the test patch touches.
  */
 import { z } from "zod";
-import { touchedFiles } from "@/evaluator/diff";
-import { bugSchema } from "@/lib/schemas/dataset";
+import { touchedFiles } from "@/core/diff";
+import { bugSchema } from "@/core/schemas/dataset";
 
 export const SOURCES = ["SWE-bench", "SWE-rebench", "SWE-bench-Live", "SWE-Gym"] as const;
 export const sourceSchema = z.enum(SOURCES);

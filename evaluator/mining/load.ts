@@ -1,6 +1,6 @@
 /** Reading instance files (JSON array or JSONL) into normalized instances, all or nothing. */
 import { readRecords, zodIssues } from "@/evaluator/dataset/records";
-import { InputError, type InputIssue } from "@/lib/errors";
+import { InputError, type InputIssue } from "@/core/errors";
 import { parseInstance, sourceSchema, type Instance, type Source } from "./instances";
 
 /** `SWE-Gym=path/file.jsonl` names the source; a bare path lets each record's shape say. */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoClones, demoInstance } from "@/tests/mining/demo-instances";
-import { chainSchema } from "@/lib/schemas/dataset";
+import { chainSchema } from "@/core/schemas/dataset";
 import { parseInstance, type Instance } from "./instances";
 import { mine } from "./mine";
 import { miningRecordSchema } from "./plan";

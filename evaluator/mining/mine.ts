@@ -4,7 +4,7 @@
  * files, classes and functions it modifies, and every window of a joined run that
  * passes the overlap filter becomes a candidate chain. Nothing runs in Docker here.
  */
-import type { Chain } from "@/lib/schemas/dataset";
+import type { Chain } from "@/core/schemas/dataset";
 import { isImmediateSuccessor, repoClone, resolvedState, type ResolvedState } from "./git";
 import type { Instance } from "./instances";
 import { changedLines, footprint, touchedSymbols, type Footprint, type OverlapLevel } from "./overlap";

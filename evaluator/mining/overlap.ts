@@ -6,7 +6,7 @@
  * in the new one.
  */
 import parseDiff from "parse-diff";
-import { decodeGitPath } from "@/evaluator/diff";
+import { decodeGitPath } from "@/core/diff";
 
 export type Definition = {
   kind: "class" | "function";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { demoInstance } from "@/tests/mining/demo-instances";
-import { chainSchema } from "@/lib/schemas/dataset";
+import { chainSchema } from "@/core/schemas/dataset";
 import { parseInstance, type Instance } from "./instances";
 import { byRepository, candidateWindows, joinRuns, windows } from "./plan";
 

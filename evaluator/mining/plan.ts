@@ -4,7 +4,7 @@
  * ChainSWE record of a window with the join reason and overlap it was kept for.
  */
 import { z } from "zod";
-import type { Chain } from "@/lib/schemas/dataset";
+import type { Chain } from "@/core/schemas/dataset";
 import type { Instance } from "./instances";
 import { OVERLAP_LEVELS, pairwiseOverlap, type Footprint, type OverlapLevel, type PairOverlap } from "./overlap";
 

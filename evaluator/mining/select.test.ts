@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_CHAINS } from "@/tests/mining/demo-instances";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { GradedBug } from "@/lib/schemas/results";
+import type { Chain } from "@/core/schemas/dataset";
+import type { GradedBug } from "@/core/schemas/results";
 import { selectChains, solvedEnough, splitByVerdict } from "./select";
 
 /** A window of a demo chain: bugs [from, from+length) renumbered from 1. */

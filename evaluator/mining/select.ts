@@ -5,8 +5,8 @@
  * that share no instance (a dataset version holds each instance once), longest first.
  */
 import type { ChainValidation } from "@/evaluator/replay/gold";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { GradedBug } from "@/lib/schemas/results";
+import type { Chain } from "@/core/schemas/dataset";
+import type { GradedBug } from "@/core/schemas/results";
 
 export type Rejection = { continuous_id: string; reasons: string[] };
 

@@ -12,7 +12,7 @@
 import type { BugArtifacts } from "@/evaluator/replay";
 import { db } from "@/lib/db";
 import { assertOneChain, bugResultRow, textBytes } from "./results";
-import type { SubmissionStatus } from "@/lib/schemas/columns";
+import type { SubmissionStatus } from "@/core/schemas/columns";
 import { settleSubmission } from "./settle";
 
 export type CompleteOptions = { jobId: string; workerId: string; bugs: BugArtifacts[]; now?: Date };

@@ -116,7 +116,7 @@ describe("completeJob", () => {
 describe("failJob", () => {
   const env = () => new (class extends Error {})("x");
   it("requeues an environment error with backoff, then fails the job at maxAttempts", async () => {
-    const { EnvironmentError } = await import("@/lib/errors");
+    const { EnvironmentError } = await import("@/core/errors");
     let job = await claimed();
     let now = Date.now();
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -149,7 +149,7 @@ describe("failJob", () => {
   });
 
   it("fails a job for good on a dataset error, with its message, and grades nothing", async () => {
-    const { DatasetError } = await import("@/lib/errors");
+    const { DatasetError } = await import("@/core/errors");
     const job = await claimed();
     const error = new DatasetError("test patch does not apply", job.payload.continuousId, 2);
     expect(await queue.failJob({ jobId: job.jobId, workerId: "w1", error, policy })).toMatchObject({ status: "failed" });

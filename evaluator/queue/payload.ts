@@ -5,9 +5,9 @@
  * Also the queue's tunables, with the defaults the CLI worker uses.
  */
 import { z } from "zod";
-import { testEditPolicySchema } from "@/lib/schemas/manifest";
-import type { Chain } from "@/lib/schemas/dataset";
-import { modeSchema, type PredictionLine } from "@/lib/schemas/prediction";
+import { testEditPolicySchema } from "@/core/schemas/manifest";
+import type { Chain } from "@/core/schemas/dataset";
+import { modeSchema, type PredictionLine } from "@/core/schemas/prediction";
 
 /**
  * What a worker reads and recomputes through the portal's data layer, handed

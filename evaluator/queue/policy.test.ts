@@ -1,6 +1,6 @@
 /** The queue's rules without a database: backoff, what a failure does, submission status. */
 import { describe, expect, it } from "vitest";
-import { DatasetError, EnvironmentError } from "@/lib/errors";
+import { DatasetError, EnvironmentError } from "@/core/errors";
 import { backoffMs, failureOutcome, settledSubmissionStatus } from "./policy";
 
 const backoff = { baseMs: 1000, maxMs: 5000 };

@@ -10,8 +10,8 @@
  *   exponential backoff until the job has been claimed maxAttempts times;
  * - neither ever becomes a BugResult: only complete.ts writes those.
  */
-import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
-import type { JobStatus, SubmissionStatus } from "@/lib/schemas/columns";
+import { DatasetError, EnvironmentError, coerceError } from "@/core/errors";
+import type { JobStatus, SubmissionStatus } from "@/core/schemas/columns";
 import type { BackoffPolicy } from "./payload";
 
 /** Statuses a worker may still act on; the others are final. */

@@ -68,7 +68,7 @@ describe("recordBugProgress", () => {
   });
 
   it("a requeued job claimed again starts empty", async () => {
-    const { EnvironmentError } = await import("@/lib/errors");
+    const { EnvironmentError } = await import("@/core/errors");
     const job = await claimed();
     await progress.recordBugProgress({ jobId: job.jobId, workerId: "w1", bug: bug(1, true) });
     await queue.failJob({ jobId: job.jobId, workerId: "w1", error: new EnvironmentError("engine down"), policy });

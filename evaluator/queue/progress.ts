@@ -11,7 +11,7 @@
  * claim resets the column (claim.ts).
  */
 import { db } from "@/lib/db";
-import { columnJson, jobProgressSchema, parseColumn, type JobProgress } from "@/lib/schemas/columns";
+import { columnJson, jobProgressSchema, parseColumn, type JobProgress } from "@/core/schemas/columns";
 
 export type BugProgress = JobProgress[number];
 

@@ -12,7 +12,7 @@ import { docker } from "@/evaluator/sandbox";
 import { sqliteFilePath } from "@/lib/db-url";
 import { QUEUE_LABEL } from "./labels";
 import { db } from "@/lib/db";
-import { coerceError } from "@/lib/errors";
+import { coerceError } from "@/core/errors";
 import type { ClaimedJob } from "./payload";
 
 export const JOB_LABEL = "chainswe.job";

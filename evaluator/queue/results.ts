@@ -5,7 +5,7 @@
  */
 import type { BugArtifacts } from "@/evaluator/replay";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { columnJson, fileListSchema, testSplitSchema } from "@/lib/schemas/columns";
+import { columnJson, fileListSchema, testSplitSchema } from "@/core/schemas/columns";
 
 /**
  * The bytes the rows' text takes (UTF-8; a JSON value as its JSON): what a

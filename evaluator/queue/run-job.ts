@@ -10,7 +10,7 @@
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
 import { ChainStop } from "@/evaluator/replay/chain-stop";
 import type { SandboxLimits } from "@/evaluator/sandbox";
-import { DatasetError, coerceError } from "@/lib/errors";
+import { DatasetError, coerceError } from "@/core/errors";
 import { completeJob } from "./complete";
 import { failJob, releaseJob } from "./fail";
 import { heartbeatJob } from "./heartbeat";

@@ -7,7 +7,7 @@
  */
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordNotification, settledEvent } from "@/lib/notifications/record";
-import { jobStatusSchema, submissionStatusSchema, type SubmissionStatus } from "@/lib/schemas/columns";
+import { jobStatusSchema, submissionStatusSchema, type SubmissionStatus } from "@/core/schemas/columns";
 import { settledSubmissionStatus } from "./policy";
 
 export type Tx = Prisma.TransactionClient;

@@ -13,10 +13,10 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pLimit from "p-limit";
 import { loadDataset, sha256File, type Dataset } from "@/evaluator/dataset";
-import { GRADER_VERSION, PACKAGE_VERSION } from "@/evaluator/grading";
+import { GRADER_VERSION, PACKAGE_VERSION } from "@/core/grading";
 import { bugLogDir, loadRunResults, resultLine } from "@/evaluator/replay/output";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { GradedBug } from "@/lib/schemas/results";
+import type { Chain } from "@/core/schemas/dataset";
+import type { GradedBug } from "@/core/schemas/results";
 import { listsFromResult, regradeBug, type TestChange } from "./regrade";
 
 export const REGRADED_RESULTS_FILE = "results.regraded.jsonl";

@@ -3,12 +3,12 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GRADER_VERSION } from "@/evaluator/grading";
+import { GRADER_VERSION } from "@/core/grading";
 import { readStoredTestRun, runBeginMarker, runEndMarker } from "@/evaluator/replay/markers";
 import { bugLogDir, resultLine, SUMMARY_FILE } from "@/evaluator/replay/output";
-import { runSummary } from "@/evaluator/scoring/test-fixtures";
+import { runSummary } from "@/core/scoring/test-fixtures";
 import { gradedWithLog } from "./test-fixtures";
-import type { GradedBug } from "@/lib/schemas/results";
+import type { GradedBug } from "@/core/schemas/results";
 import { formatDirRegrade, regradeBug, regradeDir, REGRADED_RESULTS_FILE, REGRADE_REPORT_FILE } from ".";
 
 function fixture(name: string): string {

@@ -5,7 +5,7 @@
  * timeout, disk limit) stay as stored. Pure: text and plain data in, verdict out.
  *
  * Invariants:
- * - The same rules as the replay (evaluator/grading): an overflowing run is not parsed
+ * - The same rules as the replay (core/grading): an overflowing run is not parsed
  *   and stays tampered; an unapplied (or empty) patch is `no_usable_patch` when
  *   unresolved, whatever the tests say.
  * - A bug is `changed` when its resolved flag, fingerprint or tampered flag differs, or
@@ -14,11 +14,11 @@
  * - Per-test old statuses come from the listed-tests section the old grader wrote into
  *   the log; without one (an old log), from the old result's success/failure split.
  */
-import { GRADER_VERSION, PACKAGE_VERSION, chainParserName, gradeBug, verdictPasses, type TestList, type TestVerdict } from "@/evaluator/grading";
-import { emptyParsedLog } from "@/evaluator/parsers/log-text";
-import { getLogParser } from "@/evaluator/parsers";
+import { GRADER_VERSION, PACKAGE_VERSION, chainParserName, gradeBug, verdictPasses, type TestList, type TestVerdict } from "@/core/grading";
+import { emptyParsedLog } from "@/core/parsers/log-text";
+import { getLogParser } from "@/core/parsers";
 import { readStoredTestRun } from "@/evaluator/replay/markers";
-import type { GradedBug } from "@/lib/schemas/results";
+import type { GradedBug } from "@/core/schemas/results";
 
 export type RegradeInput = {
   old: GradedBug;

@@ -3,11 +3,11 @@
  * the replay keeps for it: what re-grading, bundles and their benchmark read.
  * For tests and benchmarks only.
  */
-import { gradeBug } from "@/evaluator/grading";
-import { getLogParser } from "@/evaluator/parsers";
+import { gradeBug } from "@/core/grading";
+import { getLogParser } from "@/core/parsers";
 import { bugLogText } from "@/evaluator/replay/log";
-import { gradedBug } from "@/evaluator/scoring/test-fixtures";
-import type { GradedBug } from "@/lib/schemas/results";
+import { gradedBug } from "@/core/scoring/test-fixtures";
+import type { GradedBug } from "@/core/schemas/results";
 
 export const FIXTURE_TOKEN = "CHAINSWE-0123456789abcdef01234567";
 

@@ -7,7 +7,7 @@
  * (evaluator/distributed/worker/) both stop their chains with it.
  */
 import type { ChainContainers } from "@/evaluator/sandbox";
-import { EnvironmentError } from "@/lib/errors";
+import { EnvironmentError } from "@/core/errors";
 
 export class ChainStop<Reason extends string = string> {
   private stoppedFor: Reason | undefined;

@@ -16,16 +16,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
-import { isRunnerConfigFile, isTestPath, parseUnifiedDiff, touchedFiles, unsafePaths, withoutFiles } from "@/evaluator/diff";
-import type { TestEditPolicy } from "@/lib/schemas/manifest";
-import { gradeBug, graderProvenance } from "@/evaluator/grading";
-import { getLogParser } from "@/evaluator/parsers";
-import type { LogParser } from "@/evaluator/parsers";
+import { isRunnerConfigFile, isTestPath, parseUnifiedDiff, touchedFiles, unsafePaths, withoutFiles } from "@/core/diff";
+import type { TestEditPolicy } from "@/core/schemas/manifest";
+import { gradeBug, graderProvenance } from "@/core/grading";
+import { getLogParser } from "@/core/parsers";
+import type { LogParser } from "@/core/parsers";
 import { OutputFrames, type ChainContainers, type ExecResult, type Sandbox } from "@/evaluator/sandbox";
-import { DatasetError, EnvironmentError } from "@/lib/errors";
-import type { Bug, Chain } from "@/lib/schemas/dataset";
-import { META_FIELDS, type Mode, type PredictionLine } from "@/lib/schemas/prediction";
-import type { ApplyMethod, GradedBug } from "@/lib/schemas/results";
+import { DatasetError, EnvironmentError } from "@/core/errors";
+import type { Bug, Chain } from "@/core/schemas/dataset";
+import { META_FIELDS, type Mode, type PredictionLine } from "@/core/schemas/prediction";
+import type { ApplyMethod, GradedBug } from "@/core/schemas/results";
 import { bugLogText } from "./log";
 import { STATE_DIFF, STATE_PATHS, WORK_DIR, chainStatesScript, goldFrameTag, stateFrameTag, goldDiffPath, goldFixPath, gradedStateScript, replayModelPath, taggedLines, testScript, type StatesScriptBug } from "./scripts";
 

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Dataset } from "@/evaluator/dataset";
 import { defaultLimits } from "@/evaluator/sandbox";
-import { runErrorSchema, type RunError } from "@/lib/schemas/results";
+import { runErrorSchema, type RunError } from "@/core/schemas/results";
 import { GOLD_SYSTEM, goldPredictions, validationVerdicts, type ChainValidation } from "./gold";
 import { ERRORS_FILE, readResults } from "./output";
 import { evaluate, type EvaluateEvent } from "./run";

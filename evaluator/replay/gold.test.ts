@@ -3,9 +3,9 @@
  * bug was graded resolved under gold and no error stands against it.
  */
 import { describe, expect, it } from "vitest";
-import { gradedBug } from "@/evaluator/scoring/test-fixtures";
+import { gradedBug } from "@/core/scoring/test-fixtures";
 import { loadDataset } from "@/evaluator/dataset";
-import type { GradedBug, RunError } from "@/lib/schemas/results";
+import type { GradedBug, RunError } from "@/core/schemas/results";
 import { GOLD_SYSTEM, goldPredictions, validationVerdicts } from "./gold";
 
 const graded = (continuous_id: string, order: number, over: Partial<GradedBug> = {}): GradedBug =>

@@ -1,7 +1,7 @@
 /** Gold replay (`validate`): the gold patch as every bug's model patch, Oracle mode. */
 import type { Dataset, Predictions } from "@/evaluator/dataset";
-import type { PredictionLine } from "@/lib/schemas/prediction";
-import type { GradedBug, RunError } from "@/lib/schemas/results";
+import type { PredictionLine } from "@/core/schemas/prediction";
+import type { GradedBug, RunError } from "@/core/schemas/results";
 
 export const GOLD_SYSTEM = "gold";
 

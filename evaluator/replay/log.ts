@@ -5,7 +5,7 @@
  * patch cannot forge the brackets; the exit code comes from the engine.
  */
 import { describeDiskExceeded, type ExecResult } from "@/evaluator/sandbox";
-import type { GradedBug } from "@/lib/schemas/results";
+import type { GradedBug } from "@/core/schemas/results";
 import { LISTED_TESTS_HEADER, STOPPED_BY_HARNESS, listedTestLine, runBeginMarker, runEndMarker } from "./markers";
 
 export type BugLogInput = {

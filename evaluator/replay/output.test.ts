@@ -8,8 +8,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { gradedBug, runSummary } from "@/evaluator/scoring/test-fixtures";
-import type { GradedBug } from "@/lib/schemas/results";
+import { gradedBug, runSummary } from "@/core/scoring/test-fixtures";
+import type { GradedBug } from "@/core/schemas/results";
 import {
   appendChainResults,
   appendError,

@@ -6,7 +6,7 @@
  */
 import { appendFile, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { gradedBugSchema, runSummarySchema, type GradedBug, type RunError, type RunSummary } from "@/lib/schemas/results";
+import { gradedBugSchema, runSummarySchema, type GradedBug, type RunError, type RunSummary } from "@/core/schemas/results";
 import type { BugArtifacts } from "./chain";
 
 export const RESULTS_FILE = "results.jsonl";

@@ -7,11 +7,11 @@ import { mkdir } from "node:fs/promises";
 import pLimit from "p-limit";
 import type { Dataset, Predictions } from "@/evaluator/dataset";
 import { ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
-import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { Mode } from "@/lib/schemas/prediction";
-import type { TestEditPolicy } from "@/lib/schemas/manifest";
-import type { GradedBug, RunSummary } from "@/lib/schemas/results";
+import { DatasetError, EnvironmentError, coerceError } from "@/core/errors";
+import type { Chain } from "@/core/schemas/dataset";
+import type { Mode } from "@/core/schemas/prediction";
+import type { TestEditPolicy } from "@/core/schemas/manifest";
+import type { GradedBug, RunSummary } from "@/core/schemas/results";
 import { replayChain, type BugArtifacts } from "./chain";
 import { appendChainResults, appendError, finishedChains, readResults, readSummary, writeBugArtifacts, writeSummary } from "./output";
 

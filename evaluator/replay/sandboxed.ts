@@ -7,7 +7,7 @@
  * replay's next exec fail).
  */
 import { ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
-import { coerceError } from "@/lib/errors";
+import { coerceError } from "@/core/errors";
 import { replayChain, type BugArtifacts, type ChainReplayInput } from "./chain";
 
 export type SandboxedReplay = {

@@ -12,9 +12,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseUnifiedDiff, touchedFiles } from "@/evaluator/diff";
-import type { Chain } from "@/lib/schemas/dataset";
-import { chainSchema } from "@/lib/schemas/dataset";
+import { parseUnifiedDiff, touchedFiles } from "@/core/diff";
+import type { Chain } from "@/core/schemas/dataset";
+import { chainSchema } from "@/core/schemas/dataset";
 import { bugScript, chainStatesScript, goldDiffPath, goldFixPath, goldStatesScript, gradedStateScript, MODEL_DIFF, q, replayModelPath, STATE_DIFF, STATE_PATHS, stateFrameTag, statePathsPath, stateDiffPath, taggedLines, TEST_DIFF, WORK_DIR } from "./scripts";
 import { OutputFrames } from "@/evaluator/sandbox/output";
 

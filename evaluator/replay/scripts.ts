@@ -3,8 +3,8 @@
  * strings (pure, unit-tested). No model code runs during these scripts — only
  * git and patch — so their token-tagged output lines are trustworthy.
  */
-import { RUNNER_CONFIG_BASENAMES, isRunnerConfigFile, type DiffFile } from "@/evaluator/diff";
-import type { ApplyMethod } from "@/lib/schemas/results";
+import { RUNNER_CONFIG_BASENAMES, isRunnerConfigFile, type DiffFile } from "@/core/diff";
+import type { ApplyMethod } from "@/core/schemas/results";
 
 export const WORK_DIR = "/tmp/chainswe";
 export const MODEL_DIFF = `${WORK_DIR}/model.diff`;

@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { open } from "node:fs/promises";
-import { EnvironmentError, coerceError } from "@/lib/errors";
+import { EnvironmentError, coerceError } from "@/core/errors";
 import { inheritedEnv } from "@/env";
 
 export type AgentRun = { timedOut: boolean; exitCode: number | null; wallSeconds: number };

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Bug, Chain } from "@/lib/schemas/dataset";
-import { pathSegment } from "@/evaluator/trajectory/layout";
+import type { Bug, Chain } from "@/core/schemas/dataset";
+import { pathSegment } from "@/core/trajectory/layout";
 import { agentEnv, execWrapperScript, parseMetrics, parsePatchFile, predictionLine, recordedPatch, stepLine, type TurnOutcome } from "./contract";
 
 const bug = { order: 2, swebench_instance_id: "x-2", problem_statement: "p", patch: "", test_patch: "" } as unknown as Bug;

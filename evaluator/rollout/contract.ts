@@ -4,8 +4,8 @@
  * commands with, and the prediction line the harness writes for its turn.
  */
 import { patchOverLimit, patchSizeOverLimit } from "@/evaluator/dataset";
-import type { Bug, Chain } from "@/lib/schemas/dataset";
-import { META_FIELDS, agentMetricsSchema, modelPatchSchema, type AgentMetrics, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
+import type { Bug, Chain } from "@/core/schemas/dataset";
+import { META_FIELDS, agentMetricsSchema, modelPatchSchema, type AgentMetrics, type Mode, type PredictionMeta } from "@/core/schemas/prediction";
 
 /** Where the repository is inside the chain's container. */
 export const CONTAINER_REPO = "/testbed";
@@ -101,7 +101,7 @@ export function execWrapperScript(containerId: string, logFile: string): string 
   ].join("\n");
 }
 
-/** What an agent may report about its turn; other fields are named in a warning. Defined beside the prediction line, which the trajectory outcome (lib/schemas/trajectory.ts) also reads. */
+/** What an agent may report about its turn; other fields are named in a warning. Defined beside the prediction line, which the trajectory outcome (core/schemas/trajectory.ts) also reads. */
 export { agentMetricsSchema, type AgentMetrics };
 
 export type MetricsRead = { metrics: AgentMetrics; warnings: string[] };

@@ -3,7 +3,7 @@
  * protocol and writes the predictions JSONL (ready for `chainswe submit` and
  * `chainswe evaluate`) plus one trajectory per bug: `<chain>/<order>.log`
  * (the agent's output) and `<chain>/<order>.json` (how the turn ended,
- * lib/schemas/trajectory.ts).
+ * core/schemas/trajectory.ts).
  * Each chain's lines are appended once its last bug is done, in dataset order
  * within the chain.
  */
@@ -13,12 +13,12 @@ import { join } from "node:path";
 import pLimit from "p-limit";
 import type { Dataset } from "@/evaluator/dataset";
 import { ChainContainers, type SandboxLimits } from "@/evaluator/sandbox";
-import { DatasetError, EnvironmentError, coerceError } from "@/lib/errors";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { Mode } from "@/lib/schemas/prediction";
-import type { TrajectoryOutcome } from "@/lib/schemas/trajectory";
+import { DatasetError, EnvironmentError, coerceError } from "@/core/errors";
+import type { Chain } from "@/core/schemas/dataset";
+import type { Mode } from "@/core/schemas/prediction";
+import type { TrajectoryOutcome } from "@/core/schemas/trajectory";
 import { rolloutChain, type RolledBug } from "./chain";
-import { pathSegment } from "@/evaluator/trajectory/layout";
+import { pathSegment } from "@/core/trajectory/layout";
 import { predictionLine, recordedPatch } from "./contract";
 
 export type RolloutOptions = {

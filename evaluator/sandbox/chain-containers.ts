@@ -8,7 +8,7 @@
  * remove() ends every one, those in use included (a stopped job's replay then
  * fails at its next exec).
  */
-import { EnvironmentError } from "@/lib/errors";
+import { EnvironmentError } from "@/core/errors";
 import { Sandbox } from "./container";
 import type { SandboxLimits } from "./limits";
 

@@ -7,7 +7,7 @@ import { PassThrough, type Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
 import { env } from "@/env";
-import { EnvironmentError, coerceError } from "@/lib/errors";
+import { EnvironmentError, coerceError } from "@/core/errors";
 import { DiskWatch, type DiskExceeded } from "./disk-watch";
 import { docker, ensureImage } from "./docker";
 import type { SandboxLimits } from "./limits";

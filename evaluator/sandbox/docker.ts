@@ -1,7 +1,7 @@
 /** The Docker engine connection and image availability. */
 import Docker from "dockerode";
 import { env } from "@/env";
-import { EnvironmentError, coerceError } from "@/lib/errors";
+import { EnvironmentError, coerceError } from "@/core/errors";
 
 let client: Docker | undefined;
 

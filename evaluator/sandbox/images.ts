@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import tarFs from "tar-fs";
-import { EnvironmentError, coerceError } from "@/lib/errors";
+import { EnvironmentError, coerceError } from "@/core/errors";
 import { docker, imageExists } from "./docker";
 import { inheritedEnv } from "@/env";
 

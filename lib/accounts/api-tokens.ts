@@ -5,9 +5,9 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { oneLine } from "@/lib/schemas/text";
+import { oneLine } from "@/core/schemas/text";
 import { db } from "@/lib/db";
-import { apiTokenScopesSchema, columnJson, parseColumn, type ApiTokenScopes } from "@/lib/schemas/columns";
+import { apiTokenScopesSchema, columnJson, parseColumn, type ApiTokenScopes } from "@/core/schemas/columns";
 import { viewerById, type Viewer } from "@/lib/accounts/users";
 
 const PREFIX = "csw_";

@@ -5,7 +5,7 @@
  * API tokens stay, and a refusal changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FieldError, LimitError } from "@/lib/errors";
+import { FieldError, LimitError } from "@/core/errors";
 import { openTestDb } from "@/lib/testing/test-db";
 import type { Viewer } from "./users";
 

@@ -14,7 +14,7 @@ import { limitedSignIn } from "@/lib/auth/login-attempts";
 import { type RateStore } from "@/lib/accounts/rate-events";
 import { db } from "@/lib/db";
 import { closeOtherSessions } from "./sessions";
-import { FieldError, LimitError } from "@/lib/errors";
+import { FieldError, LimitError } from "@/core/errors";
 import { authenticate, passwordSchema, type Viewer } from "./users";
 
 export const passwordChangeSchema = z.object({ current: z.string().min(1, "required").max(200), password: passwordSchema });

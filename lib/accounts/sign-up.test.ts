@@ -5,7 +5,7 @@
  * hour's sign-ups; each address has its own counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FieldError, LimitError } from "@/lib/errors";
+import { FieldError, LimitError } from "@/core/errors";
 import { openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;

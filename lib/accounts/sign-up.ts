@@ -8,7 +8,7 @@
 import { type RateStore } from "@/lib/accounts/rate-events";
 import { countUsernameProbe, signUpAllowed } from "@/lib/auth/login-attempts";
 import { db } from "@/lib/db";
-import { LimitError } from "@/lib/errors";
+import { LimitError } from "@/core/errors";
 import { createUser, signUpSchema, usernameTaken } from "./users";
 
 export type SignUpLimits = { signUpsPerHour: number; probesPerHour: number };

@@ -5,12 +5,12 @@
  * or membership takes effect at once (sessions only carry the user id).
  */
 import { z } from "zod";
-import { oneLine } from "@/lib/schemas/text";
+import { oneLine } from "@/core/schemas/text";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { db } from "@/lib/db";
-import { FieldError, NotFoundError } from "@/lib/errors";
-import { teamRoleSchema, type TeamRole } from "@/lib/schemas/columns";
+import { FieldError, NotFoundError } from "@/core/errors";
+import { teamRoleSchema, type TeamRole } from "@/core/schemas/columns";
 
 export const usernameSchema = z
   .string()

@@ -6,11 +6,11 @@
  * a submission the viewer may not read is not found.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pairedComparison } from "@/evaluator/scoring";
+import { pairedComparison } from "@/core/scoring";
 import { analysisQuerySchema } from "@/lib/analysis/url";
 import { positionsQuerySchema } from "@/lib/positions/url";
 import { compareQuerySchema } from "@/lib/compare/url";
-import { FieldError, NotFoundError } from "@/lib/errors";
+import { FieldError, NotFoundError } from "@/core/errors";
 import { DEMO_GOLD_SEQ, completedSubmission, openTestDb } from "@/lib/testing/test-db";
 import { parseQuery } from "@/lib/view-query";
 

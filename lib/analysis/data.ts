@@ -4,11 +4,11 @@
  * submissions whose Oracle submission is public too, narrowed by the page's
  * filters and summed. /analysis and its export route share it.
  */
-import { chainErrorBreakdownOf, chainErrorBreakdownSchema, seqModeSchema, type ChainError, type ChainErrorBreakdown, type SeqMode } from "@/evaluator/analysis";
+import { chainErrorBreakdownOf, chainErrorBreakdownSchema, seqModeSchema, type ChainError, type ChainErrorBreakdown, type SeqMode } from "@/core/analysis";
 import type { AnalysisQuery } from "@/lib/analysis/url";
 import { filterChainErrors, sumBreakdowns, type CombinedBreakdown } from "@/lib/analysis/view";
 import { db } from "@/lib/db";
-import { parseColumn } from "@/lib/schemas/columns";
+import { parseColumn } from "@/core/schemas/columns";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
 import { versionsNewestFirst } from "@/lib/leaderboard/data";
 import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";

@@ -3,7 +3,7 @@
  * CSV headers (`table=positions|systems|errors`).
  */
 import type { z } from "zod";
-import { CAUSES, type BreakdownStats } from "@/evaluator/analysis";
+import { CAUSES, type BreakdownStats } from "@/core/analysis";
 import type { analysisExportQuerySchema } from "@/lib/analysis/url";
 import { FINGERPRINT_KEYS } from "@/lib/analysis/view";
 import type { getChainErrorView, AnalysisEntry, ChainErrorRow } from "@/lib/analysis/data";

@@ -1,6 +1,6 @@
 /** The analysis pages' URL state: repeated systems, blanks as missing, defaults, a bad value named. */
 import { describe, expect, it } from "vitest";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { parseQuery } from "@/lib/view-query";
 import { analysisQuerySchema } from "@/lib/analysis/url";
 import { positionsQuerySchema } from "@/lib/positions/url";

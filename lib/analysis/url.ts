@@ -4,7 +4,7 @@
  * lib/view-query.ts's.
  */
 import { z } from "zod";
-import { causeSchema, seqModeSchema } from "@/evaluator/analysis";
+import { causeSchema, seqModeSchema } from "@/core/analysis";
 import { FINGERPRINT_KEYS } from "@/lib/analysis/view";
 import { bugWindowParams, formatParam, repeated, single, versionParam } from "@/lib/view-query";
 

@@ -4,8 +4,8 @@
  * bars, and the list narrowed by position, cause and fingerprint.
  */
 import { describe, expect, it } from "vitest";
-import { chainErrorBreakdown, chainErrors } from "@/evaluator/analysis";
-import { grades, makeRun } from "@/evaluator/scoring/test-fixtures";
+import { chainErrorBreakdown, chainErrors } from "@/core/analysis";
+import { grades, makeRun } from "@/core/scoring/test-fixtures";
 import { causeBars, filterChainErrors, fingerprintBars, sumBreakdowns } from "@/lib/analysis/view";
 
 const CHAINS: [string, number][] = [

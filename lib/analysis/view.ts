@@ -14,8 +14,8 @@ import {
   type ChainError,
   type ChainErrorBreakdown,
   type Share,
-} from "@/evaluator/analysis";
-import { FINGERPRINTS } from "@/lib/schemas/results";
+} from "@/core/analysis";
+import { FINGERPRINTS } from "@/core/schemas/results";
 
 export const FINGERPRINT_KEYS = [...FINGERPRINTS, "unknown"] as const;
 export type FingerprintKey = (typeof FINGERPRINT_KEYS)[number];

@@ -10,7 +10,7 @@
  * at all, so hammering a locked key does not extend its lock.
  */
 import { takeRateSlot, type RateStore } from "@/lib/accounts/rate-events";
-import { LimitError } from "@/lib/errors";
+import { LimitError } from "@/core/errors";
 import { LOGIN_LIMITS, lockedMessage, loginVerdict, type LoginLimits } from "./login-limit";
 
 /**

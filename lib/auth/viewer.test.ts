@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 // a build-time marker that keeps this module out of client bundles; nothing to run here
 vi.mock("server-only", () => ({}));
 
-import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
+import { ForbiddenError, UnauthorizedError } from "@/core/errors";
 import { getActingViewer } from "@/lib/auth/viewer";
 
 const post = (headers: Record<string, string>) => new Request("http://chainswe.example.org/api/v1/submissions", { method: "POST", headers: { host: "chainswe.example.org", ...headers } });

@@ -11,9 +11,9 @@ import { NextRequest } from "next/server";
 import { env } from "@/env";
 import { viewerForToken } from "@/lib/accounts/api-tokens";
 import { viewerById, type Viewer } from "@/lib/accounts/users";
-import { UnauthorizedError } from "@/lib/errors";
+import { UnauthorizedError } from "@/core/errors";
 import { assertSameOrigin } from "@/lib/http";
-import type { ApiTokenScopes } from "@/lib/schemas/columns";
+import type { ApiTokenScopes } from "@/core/schemas/columns";
 import { authOptions } from "./options";
 
 /** The signed-in viewer, or null for a visitor. */

@@ -5,13 +5,13 @@
  * any the viewer may read (lib/authz.ts, as the submission page).
  * /compare and its export route share it.
  */
-import { MODE_LABELS, pairedComparison, type PairedComparison } from "@/evaluator/scoring";
+import { MODE_LABELS, pairedComparison, type PairedComparison } from "@/core/scoring";
 import type { CompareQuery } from "@/lib/compare/url";
 import type { Viewer } from "@/lib/authz";
 import { chainWinLoss, scatterPoints, type ChainWinLoss, type ScatterPoint } from "@/lib/compare/view";
 import { db } from "@/lib/db";
-import { FieldError } from "@/lib/errors";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { FieldError } from "@/core/errors";
+import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { getLeaderboard, type LeaderboardRow } from "@/lib/leaderboard/data";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 import { readableSubmission } from "@/lib/submissions/access";

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { compareExportQuerySchema } from "@/lib/compare/url";
 import type { getComparison } from "@/lib/compare/data";
 import type { ChainWinLoss } from "@/lib/compare/view";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { exportTable, type ExportColumn, type ExportMeta, type ExportTable } from "@/lib/export-table";
 import type { LeaderboardRow } from "@/lib/leaderboard/data";
 

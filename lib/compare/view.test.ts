@@ -1,8 +1,8 @@
 /** The comparison's per-chain win/loss (which agrees with pairedComparison), the scatter's points, and signed points. */
 import { describe, expect, it } from "vitest";
-import { pairedComparison } from "@/evaluator/scoring";
-import { grades, makeRun } from "@/evaluator/scoring/test-fixtures";
-import type { Mode } from "@/lib/schemas/prediction";
+import { pairedComparison } from "@/core/scoring";
+import { grades, makeRun } from "@/core/scoring/test-fixtures";
+import type { Mode } from "@/core/schemas/prediction";
 import { chainWinLoss, formatPoints, paretoFrontier, scatterPoints } from "@/lib/compare/view";
 
 describe("chainWinLoss", () => {

@@ -3,8 +3,8 @@
  * signed points, and the cost-vs-score scatter. Pure: /compare, its export and
  * the tests all call these.
  */
-import { chainOutcomes, countResolved, formatPercent, type RunResults, type Scoring } from "@/evaluator/scoring";
-import type { Mode } from "@/lib/schemas/prediction";
+import { chainOutcomes, countResolved, formatPercent, type RunResults, type Scoring } from "@/core/scoring";
+import type { Mode } from "@/core/schemas/prediction";
 
 export type ChainWinLoss = {
   continuousId: string;

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { touchedFiles } from "@/evaluator/diff";
-import { chainSchema } from "@/lib/schemas/dataset";
+import { touchedFiles } from "@/core/diff";
+import { chainSchema } from "@/core/schemas/dataset";
 import { DEMO_DATASET, completedSubmission, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;

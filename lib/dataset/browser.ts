@@ -4,14 +4,14 @@
  * viewer, and only public completed submissions count towards difficulty
  * (lib/dataset/view.ts says which and how).
  */
-import { touchedFiles } from "@/evaluator/diff";
-import type { PositionSet } from "@/evaluator/scoring";
+import { touchedFiles } from "@/core/diff";
+import type { PositionSet } from "@/core/scoring";
 import { db } from "@/lib/db";
 import { repositoryRows, type BugOutcome, type DatasetBugRow, type DatasetChainRow, type DatasetVersionRow, type RepositoryRow } from "@/lib/dataset/view";
 import { bugSolveRates, chainSolveRates, positionSolveRates, standingSubmissions, type Population, type PositionSolveRate, type PublicOutcome } from "@/lib/dataset/solve-rates";
-import { datasetModesSchema, datasetStatsSchema, parseColumn, testIdsSchema } from "@/lib/schemas/columns";
-import { MODES, modeSchema } from "@/lib/schemas/prediction";
-import { fingerprintSchema } from "@/lib/schemas/results";
+import { datasetModesSchema, datasetStatsSchema, parseColumn, testIdsSchema } from "@/core/schemas/columns";
+import { MODES, modeSchema } from "@/core/schemas/prediction";
+import { fingerprintSchema } from "@/core/schemas/results";
 
 export type DatasetIndex = { versions: (DatasetVersionRow & { repositories: RepositoryRow[] })[] };
 

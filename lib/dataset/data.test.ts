@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/lib/dataset/stats";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 import { DEMO_DATASET as DEMO, ROOT, openTestDb, testDbEngine } from "@/lib/testing/test-db";
 
 const UNITS = join(ROOT, "tests", "fixtures", "inputs", "units-chains.jsonl");

@@ -13,10 +13,10 @@ import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/lib/dataset/stats";
 import { db, isUniqueViolation } from "@/lib/db";
-import { versionRulesSchema, type VersionRules } from "@/lib/schemas/manifest";
+import { versionRulesSchema, type VersionRules } from "@/core/schemas/manifest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Bug as BugRow, Chain as ChainRow } from "@/lib/generated/prisma/client";
-import { chainSchema, type Bug, type Chain } from "@/lib/schemas/dataset";
+import { chainSchema, type Bug, type Chain } from "@/core/schemas/dataset";
 import {
   columnJson,
   datasetStatsSchema,
@@ -25,7 +25,7 @@ import {
   testCmdsSchema,
   testIdsSchema,
   type DatasetStats,
-} from "@/lib/schemas/columns";
+} from "@/core/schemas/columns";
 
 /** "v1", "2025-06", "v1.1-rc": used in URLs and on the command line. */
 export const datasetVersionNameSchema = z
@@ -114,7 +114,7 @@ export async function importDataset(path: string, version: string): Promise<Data
   return { version, sha256: dataset.sha256, stats, warnings: dataset.warnings };
 }
 
-/** A version's rules for run manifests (lib/schemas/manifest.ts), or null for an unknown version. */
+/** A version's rules for run manifests (core/schemas/manifest.ts), or null for an unknown version. */
 export async function getVersionRules(version: string): Promise<VersionRules | null> {
   const row = await db.datasetVersion.findUnique({ where: { version }, select: { rules: true } });
   return row ? parseColumn(versionRulesSchema, row.rules, "DatasetVersion.rules") : null;

@@ -12,8 +12,8 @@
  * - a submission attempts the chains it was evaluated on; a bug of such a chain
  *   with no result is unsolved (SPEC §4: missing = unresolved).
  */
-import { type PositionSet } from "@/evaluator/scoring";
-import { MODES, type Mode } from "@/lib/schemas/prediction";
+import { type PositionSet } from "@/core/scoring";
+import { MODES, type Mode } from "@/core/schemas/prediction";
 
 /** Solved out of attempted; pct is null when nothing was attempted. */
 export type SolveRate = { solved: number; attempts: number; pct: number | null };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_CHAINS } from "@/tests/mining/demo-instances";
-import { datasetStatsSchema } from "@/lib/schemas/columns";
+import { datasetStatsSchema } from "@/core/schemas/columns";
 import { datasetStats } from "@/lib/dataset/stats";
 
 describe("dataset statistics", () => {

@@ -2,9 +2,9 @@
  * A dataset version's statistics (paper §3.3, appendix A tables 7 and 9), pure: what
  * `chainswe select` prints and `chainswe dataset import` stores in DatasetVersion.stats.
  */
-import type { DatasetStats } from "@/lib/schemas/columns";
-import type { Chain } from "@/lib/schemas/dataset";
-import { utcDay } from "@/lib/format";
+import type { DatasetStats } from "@/core/schemas/columns";
+import type { Chain } from "@/core/schemas/dataset";
+import { utcDay } from "@/core/format";
 
 type Row = { chains: number; bugs: number };
 

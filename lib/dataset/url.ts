@@ -4,7 +4,7 @@
  * value (its default stands), an export refuses it naming the parameter.
  */
 import { z } from "zod";
-import { positionSetSchema } from "@/evaluator/scoring";
+import { positionSetSchema } from "@/core/scoring";
 import { formatParam, single } from "@/lib/view-query";
 
 /** /dataset and GET /api/v1/dataset */

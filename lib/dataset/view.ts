@@ -2,9 +2,9 @@
  * The dataset pages' rows: versions, repositories, chains, bugs and their
  * outcomes, and a problem statement's title. Pure.
  */
-import { type Mode } from "@/lib/schemas/prediction";
-import type { DatasetStats } from "@/lib/schemas/columns";
-import type { Fingerprint } from "@/lib/schemas/results";
+import { type Mode } from "@/core/schemas/prediction";
+import type { DatasetStats } from "@/core/schemas/columns";
+import type { Fingerprint } from "@/core/schemas/results";
 import type { RatesByMode } from "@/lib/dataset/solve-rates";
 
 // ---------------------------------------------------------------- problem statements

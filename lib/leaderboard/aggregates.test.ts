@@ -5,7 +5,7 @@
  * the leaderboard shows public rows only, with the relative change vs Oracle.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scoreRun } from "@/evaluator/scoring";
+import { scoreRun } from "@/core/scoring";
 import { completedSubmission, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;

@@ -11,10 +11,10 @@
  * `chainswe aggregates refresh` (e.g. after an upgrade changes a formula).
  */
 import { z } from "zod";
-import { chainErrorBreakdown, chainErrorBreakdownSchema, chainErrors, chainErrorSchema } from "@/evaluator/analysis";
-import { POSITION_SETS, SCORINGS, chainRecordSchema, chainRecords, runScoresSchema, scoreRun, type ChainRecord } from "@/evaluator/scoring";
+import { chainErrorBreakdown, chainErrorBreakdownSchema, chainErrors, chainErrorSchema } from "@/core/analysis";
+import { POSITION_SETS, SCORINGS, chainRecordSchema, chainRecords, runScoresSchema, scoreRun, type ChainRecord } from "@/core/scoring";
 import { db } from "@/lib/db";
-import { columnJson, parseColumn } from "@/lib/schemas/columns";
+import { columnJson, parseColumn } from "@/core/schemas/columns";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 
 /** SubmissionScore.scores: RunScores by scoring, then by position set. */

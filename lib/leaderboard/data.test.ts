@@ -92,7 +92,7 @@ describe("getLeaderboard under a bug-date window (SPEC §7)", () => {
     // strict: moneyx's bug 2 takes bug 3 with it
     expect(row.counts).toEqual({ chains: 4, bugs: 13, resolved: 11, chainsResolved: 3 });
     const { runResultsForSubmission } = await import("@/lib/submissions/run-results");
-    const { scoreRun } = await import("@/evaluator/scoring");
+    const { scoreRun } = await import("@/core/scoring");
     const run = (await runResultsForSubmission(id))!;
     const narrowed = { ...run, summary: { ...run.summary, dataset: { ...run.summary.dataset, chains: run.summary.dataset.chains.filter((c) => c.continuous_id !== "inikit-chain-1") } } };
     const expected = scoreRun(narrowed);

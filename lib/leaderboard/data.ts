@@ -35,13 +35,13 @@ import {
   type PositionRate,
   type RunScores,
   type RunValues,
-} from "@/evaluator/scoring";
+} from "@/core/scoring";
 import { db } from "@/lib/db";
-import { parseColumn, systemLinksSchema } from "@/lib/schemas/columns";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
-import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/lib/schemas/manifest";
-import { shortcutSummarySchema, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
-import type { Effort } from "@/evaluator/scoring/schemas";
+import { parseColumn, systemLinksSchema } from "@/core/schemas/columns";
+import { modeSchema, type Mode } from "@/core/schemas/prediction";
+import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/manifest";
+import { shortcutSummarySchema, type ShortcutKind } from "@/core/trajectory/shortcuts";
+import type { Effort } from "@/core/scoring/schemas";
 import { getVersionRules } from "@/lib/dataset/data";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";

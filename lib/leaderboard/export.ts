@@ -5,15 +5,15 @@
  * row: evaluated rows and, when asked, the paper's reported ones (marked
  * `kind`, and never mixed into the evaluated rows' order).
  */
-import type { Estimate } from "@/evaluator/scoring";
+import type { Estimate } from "@/core/scoring";
 import type { CsvColumn } from "@/lib/csv";
 import type { Leaderboard, LeaderboardRow } from "@/lib/leaderboard/data";
 import type { LeaderboardApiQuery } from "@/lib/leaderboard/url";
 import { systemColumns } from "@/lib/leaderboard/rows";
 import { PAPER_SOURCE, REPORTED_LABEL, type ReportedMainRow } from "@/lib/reference/paper";
 import { submissionPageUrl } from "@/lib/submissions/urls";
-import type { ShortcutKind } from "@/evaluator/trajectory/shortcuts";
-import type { Effort } from "@/evaluator/scoring/schemas";
+import type { ShortcutKind } from "@/core/trajectory/shortcuts";
+import type { Effort } from "@/core/scoring/schemas";
 
 export type ApiRow = {
   submission_id: string;

@@ -9,8 +9,8 @@ import type { LeaderboardRow, LeaderboardValueRow } from "@/lib/leaderboard/data
 import type { LeaderboardView, Sort, SortKey } from "@/lib/leaderboard/url";
 import { parseSort } from "@/lib/leaderboard/url";
 import type { ReportedMainRow } from "@/lib/reference/paper";
-import { MODES, type Mode } from "@/lib/schemas/prediction";
-import { utcDay } from "@/lib/format";
+import { MODES, type Mode } from "@/core/schemas/prediction";
+import { utcDay } from "@/core/format";
 
 /** What filtering and sorting read of a leaderboard row. */
 export type RankableRow = Pick<LeaderboardValueRow, "submissionId" | "mode" | "perBug" | "chain" | "costPerChain" | "peakContext" | "vsOracle" | "finishedAt"> & {

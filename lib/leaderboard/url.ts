@@ -4,7 +4,7 @@
  * canonical URL of a view (defaults left out). Parsing is lib/view-query.ts's.
  */
 import { z } from "zod";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { modeSchema } from "@/core/schemas/prediction";
 import { bugWindowParams, flag, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
 
 export const SORT_KEYS = ["model", "config", "mode", "per_bug", "chain", "vs_oracle", "cost", "peak_context", "date"] as const;

@@ -6,18 +6,18 @@
  * these. The view's URL state is lib/leaderboard/url.ts; which rows, in
  * which order, lib/leaderboard-rows.ts.
  */
-import { costPerSolvedChain } from "@/evaluator/scoring/score-run";
-import { MODE_LABELS, formatCost, formatInterval, formatPercent, formatRelativeChange, formatTokens } from "@/evaluator/scoring/format";
+import { costPerSolvedChain } from "@/core/scoring/score-run";
+import { MODE_LABELS, formatCost, formatInterval, formatPercent, formatRelativeChange, formatTokens } from "@/core/scoring/format";
 import type { Leaderboard, LeaderboardShownRow, LeaderboardValueRow } from "@/lib/leaderboard/data";
 import { leaderboardHref, type LeaderboardView } from "@/lib/leaderboard/url";
 import type { WindowSummary } from "@/lib/leaderboard/window";
-import { dayAfter } from "@/evaluator/scoring/window";
+import { dayAfter } from "@/core/scoring/window";
 import { knowledgeCutoff } from "@/lib/teams/system-fields";
 import { filterOptions, finishedDay, limitGroups, selectReportedRows, selectRows, systemColumns, type RankableRow, type RowGroup } from "@/lib/leaderboard/rows";
 import type { ReportedMainRow } from "@/lib/reference/paper";
-import type { Mode } from "@/lib/schemas/prediction";
+import type { Mode } from "@/core/schemas/prediction";
 import { submissionPageUrl } from "@/lib/submissions/urls";
-import { SHORTCUT_LABELS } from "@/evaluator/trajectory/shortcuts";
+import { SHORTCUT_LABELS } from "@/core/trajectory/shortcuts";
 
 /** Rows the page shows before "show all" (the API always answers every row). */
 export const PAGE_ROWS = 100;

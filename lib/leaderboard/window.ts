@@ -6,9 +6,9 @@
  * in memory what never changes, and fills a record left empty by an older
  * release.
  */
-import { chainRecords, chainsInWindow, isWindowSet, type BugWindow, type ChainRecord, type DatedChain, type WindowKeeps } from "@/evaluator/scoring";
+import { chainRecords, chainsInWindow, isWindowSet, type BugWindow, type ChainRecord, type DatedChain, type WindowKeeps } from "@/core/scoring";
 import { db } from "@/lib/db";
-import { columnJson } from "@/lib/schemas/columns";
+import { columnJson } from "@/core/schemas/columns";
 import { parseStoredChains, storedChainsSchema } from "@/lib/leaderboard/aggregates";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";

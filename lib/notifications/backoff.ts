@@ -3,7 +3,7 @@
  * then after 10 s, 1 min, 5 min and 30 min, so a receiver that is down for a
  * deploy still gets the message. Pure.
  */
-import type { DeliveryStatus } from "@/lib/schemas/columns";
+import type { DeliveryStatus } from "@/core/schemas/columns";
 
 /** The wait before attempt 2, 3, 4, 5. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000] as const;

@@ -5,9 +5,9 @@
  */
 import type { Viewer } from "@/lib/accounts/users";
 import { db } from "@/lib/db";
-import { UnauthorizedError } from "@/lib/errors";
-import { notificationEventSchema, type NotificationEvent } from "@/lib/schemas/columns";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { UnauthorizedError } from "@/core/errors";
+import { notificationEventSchema, type NotificationEvent } from "@/core/schemas/columns";
+import { modeSchema, type Mode } from "@/core/schemas/prediction";
 
 export type NotificationRow = {
   id: string;

@@ -8,8 +8,8 @@
  */
 import { env } from "@/env";
 import { db } from "@/lib/db";
-import { coerceError } from "@/lib/errors";
-import { deliveryChannelSchema, notificationEventSchema, type DeliveryChannel } from "@/lib/schemas/columns";
+import { coerceError } from "@/core/errors";
+import { deliveryChannelSchema, notificationEventSchema, type DeliveryChannel } from "@/core/schemas/columns";
 import { afterAttempt } from "./backoff";
 import { sendEmail, type EmailSettings } from "./email";
 import type { AttemptFailure, AttemptOutcome } from "./outcome";

@@ -3,7 +3,7 @@
  * configured with (CHAINSWE_SMTP_URL), by nodemailer.
  */
 import nodemailer, { type Transporter } from "nodemailer";
-import { coerceError } from "@/lib/errors";
+import { coerceError } from "@/core/errors";
 import type { AttemptFailure, AttemptOutcome } from "./outcome";
 
 export type EmailSettings = { url: string; from: string };

@@ -4,7 +4,7 @@
  * whichever queue mode; deliveries are claimed one by one, so several site
  * processes share the work without sending anything twice.
  */
-import { coerceError } from "@/lib/errors";
+import { coerceError } from "@/core/errors";
 import { deliverySettingsFromEnv, processDueDeliveries, type DeliverySettings } from "./deliveries";
 
 export type DeliveryLoop = { stop(): Promise<void> };

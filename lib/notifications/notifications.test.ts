@@ -7,7 +7,7 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
-import { DatasetError, ForbiddenError } from "@/lib/errors";
+import { DatasetError, ForbiddenError } from "@/core/errors";
 import { DEMO_GOLD_SEQ, gradeQueuedChains, openTestDb, TEST_QUEUE_POLICY } from "@/lib/testing/test-db";
 import { startSmtpSink } from "@/lib/testing/smtp-sink";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";

@@ -4,8 +4,8 @@
  * stored as built (NotificationDelivery.payload) so every retry sends the same bytes.
  */
 import { z } from "zod";
-import { notificationEventSchema, submissionStatusSchema, visibilitySchema, type NotificationEvent } from "@/lib/schemas/columns";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { notificationEventSchema, submissionStatusSchema, visibilitySchema, type NotificationEvent } from "@/core/schemas/columns";
+import { modeSchema } from "@/core/schemas/prediction";
 import { submissionPageUrl } from "@/lib/submissions/urls";
 
 /** The event of a team admin's "Send test delivery": no submission behind it. */

@@ -14,7 +14,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
-import { coerceError } from "@/lib/errors";
+import { coerceError } from "@/core/errors";
 import { addressProblem, webhookHostProblem } from "./address";
 import { httpFailure, type AttemptFailure, type AttemptOutcome } from "./outcome";
 

@@ -2,7 +2,7 @@
  * Who is told, and how: pure decisions over what the database holds, so the
  * delivery loop only writes what these answer.
  */
-import type { DeliveryChannel } from "@/lib/schemas/columns";
+import type { DeliveryChannel } from "@/core/schemas/columns";
 
 export type PlannedDelivery = { channel: DeliveryChannel; recipient: string | null };
 

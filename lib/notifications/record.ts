@@ -11,8 +11,8 @@
  * of rows that reference it, which fail only when the database does.)
  */
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { coerceError } from "@/lib/errors";
-import type { NotificationEvent, SubmissionStatus } from "@/lib/schemas/columns";
+import { coerceError } from "@/core/errors";
+import type { NotificationEvent, SubmissionStatus } from "@/core/schemas/columns";
 
 type Tx = Prisma.TransactionClient;
 

@@ -11,7 +11,7 @@ import type { LookupAddress } from "node:dns";
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
-import { FieldError, LimitError } from "@/lib/errors";
+import { FieldError, LimitError } from "@/core/errors";
 import { openTestDb } from "@/lib/testing/test-db";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import type { DeliverySettings } from "./deliveries";

@@ -3,7 +3,7 @@
  * with `table` and `format` for its export route. Parsing is lib/view-query.ts's.
  */
 import { z } from "zod";
-import { positionSetSchema } from "@/evaluator/scoring";
+import { positionSetSchema } from "@/core/scoring";
 import { bugWindowParams, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
 
 export const positionsQuerySchema = z.object({

@@ -3,9 +3,9 @@
  * per-model means with the change vs Oracle, and the paper's tables as printed.
  */
 import { describe, expect, it } from "vitest";
-import { formatRelativeChange, type PositionRate } from "@/evaluator/scoring";
+import { formatRelativeChange, type PositionRate } from "@/core/scoring";
 import { reportedPositionsByConfig, reportedPositionsByModel } from "@/lib/reference/paper";
-import type { Mode } from "@/lib/schemas/prediction";
+import type { Mode } from "@/core/schemas/prediction";
 import { positionSeries, positionTable, reportedPositionTable, type PositionSource } from "@/lib/positions/view";
 
 const rates = (...values: number[]): PositionRate[] => values.map((value, i) => ({ position: i + 1, value, ci: [0, 100], n: 4 }));

@@ -5,8 +5,8 @@
  * same shape, and the line chart's series. Pure: /positions, its export and
  * the tests all call these, so a table, its chart and its CSV cannot disagree.
  */
-import { relativeChange, type PositionRate } from "@/evaluator/scoring";
-import { MODES, type Mode } from "@/lib/schemas/prediction";
+import { relativeChange, type PositionRate } from "@/core/scoring";
+import { MODES, type Mode } from "@/core/schemas/prediction";
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { formatRelativeChange } from "@/evaluator/scoring";
+import { formatRelativeChange } from "@/core/scoring";
 import { paperResults, reportedMainRows, reportedPeakContext, reportedPositionsByConfig, reportedPositionsByModel } from "./paper";
 
 /** The hash of the figures as published with the paper; any edit to the copy fails this test. */

@@ -7,8 +7,8 @@
  * with evaluated rows. Pure data: safe for the CLI, the worker and the client.
  */
 import { z } from "zod";
-import { relativeChange } from "@/evaluator/scoring/format";
-import type { Mode } from "@/lib/schemas/prediction";
+import { relativeChange } from "@/core/scoring/format";
+import type { Mode } from "@/core/schemas/prediction";
 import raw from "./paper-results.json";
 
 /** The paper prints modes as the portal labels them (MODE_LABELS). */

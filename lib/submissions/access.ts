@@ -5,13 +5,13 @@
  */
 import { canActForTeam, canReadSubmission, canReview, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import {
   submissionStatusSchema,
   visibilitySchema,
   type SubmissionStatus,
   type Visibility,
-} from "@/lib/schemas/columns";
+} from "@/core/schemas/columns";
 import { submissionTies } from "@/lib/submissions/ties";
 import { NO_TIES, type SubmissionRole } from "@/lib/submissions/visibility";
 

@@ -11,7 +11,7 @@ import { imageFacts } from "@/evaluator/bundle/environment";
 import type { Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
 import { getChains } from "@/lib/dataset/data";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { readableSubmission } from "@/lib/submissions/access";
 import { predictionsJsonl } from "@/lib/submissions/downloads";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";

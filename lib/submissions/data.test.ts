@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDataset, loadPredictions } from "@/evaluator/dataset";
 import { DEMO_DATASET, DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 

@@ -9,7 +9,7 @@ import type { Element, ElementContent, Root, RootContent } from "hast";
 import parseDiff from "parse-diff";
 import { refractor } from "refractor";
 import toml from "refractor/toml";
-import { decodeGitPath } from "@/evaluator/diff";
+import { decodeGitPath } from "@/core/diff";
 
 refractor.register(toml);
 

@@ -6,9 +6,9 @@
 import { resultLine } from "@/evaluator/replay/output";
 import { canReadTrajectories, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { NotFoundError } from "@/lib/errors";
-import { parseColumn } from "@/lib/schemas/columns";
-import { predictionMetaSchema } from "@/lib/schemas/prediction";
+import { NotFoundError } from "@/core/errors";
+import { parseColumn } from "@/core/schemas/columns";
+import { predictionMetaSchema } from "@/core/schemas/prediction";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 import { readableSubmission } from "@/lib/submissions/access";
 

@@ -6,7 +6,7 @@
  * patches as numbered, highlighted hunks lib/submissions/diff-view.ts; the page's links
  * lib/submission-urls.ts.
  */
-import type { Fingerprint } from "@/lib/schemas/results";
+import type { Fingerprint } from "@/core/schemas/results";
 
 // ---------------------------------------------------------------- labels
 

@@ -5,11 +5,11 @@
  * its evidence linking to the prior bug's page.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_STORED_HITS } from "@/evaluator/trajectory/shortcuts";
+import { MAX_STORED_HITS } from "@/core/trajectory/shortcuts";
 import { TIMELINE_PAGE_ITEMS } from "@/lib/submissions/trajectories";
-import { touchedFiles } from "@/evaluator/diff";
+import { touchedFiles } from "@/core/diff";
 import type { Viewer } from "@/lib/authz";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import { failurePageUrl } from "@/lib/submissions/urls";
 import { completedSubmission, openTestDb, testViewer } from "@/lib/testing/test-db";
 

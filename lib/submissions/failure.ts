@@ -10,11 +10,11 @@
  * - the agent's patch is the team's prediction: the team and reviewers only,
  *   even on a public submission (as predictions.jsonl).
  */
-import { causeSchema, type Cause } from "@/evaluator/analysis";
-import { touchedFiles } from "@/evaluator/diff";
+import { causeSchema, type Cause } from "@/core/analysis";
+import { touchedFiles } from "@/core/diff";
 import { canReadSubmission, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import { diffFiles, type DiffFileView } from "@/lib/submissions/diff-view";
 import { fileSetRows, type FileSetRow } from "@/lib/submissions/failure-view";
 import { logExcerpt, type LogExcerpt } from "@/lib/submissions/log-excerpt";
@@ -28,9 +28,9 @@ import {
   visibilitySchema,
   type SubmissionStatus,
   type Visibility,
-} from "@/lib/schemas/columns";
-import { modeSchema, predictionMetaSchema, type Mode, type PredictionMeta } from "@/lib/schemas/prediction";
-import { fingerprintSchema, type Fingerprint } from "@/lib/schemas/results";
+} from "@/core/schemas/columns";
+import { modeSchema, predictionMetaSchema, type Mode, type PredictionMeta } from "@/core/schemas/prediction";
+import { fingerprintSchema, type Fingerprint } from "@/core/schemas/results";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
 import { readableSubmission } from "@/lib/submissions/access";
 import { bugTrajectory, carriedPatches, type CarriedPatch, type TrajectoryView } from "@/lib/submissions/trajectory-view";

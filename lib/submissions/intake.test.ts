@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/core/errors";
 import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
 import type { IntakeLimits } from "@/lib/submissions/intake";
 import type { Viewer } from "@/lib/accounts/users";

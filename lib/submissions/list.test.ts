@@ -1,6 +1,6 @@
 /** listSubmissions against a real SQLite file: who sees what, filters, pages, counts. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
 import type { Viewer } from "@/lib/accounts/users";
 

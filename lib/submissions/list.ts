@@ -8,15 +8,15 @@
 import { z } from "zod";
 import { isReviewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import {
   submissionStatusSchema,
   visibilitySchema,
   type SubmissionStatus,
   type Visibility,
-} from "@/lib/schemas/columns";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+} from "@/core/schemas/columns";
+import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import type { Viewer } from "@/lib/accounts/users";
 
 // ---------------------------------------------------------------- the query

@@ -7,7 +7,7 @@
  * Logs are untrusted text: everything here is read with string searches and
  * anchored patterns (linear time), and nothing becomes HTML.
  */
-import { logLines } from "@/evaluator/parsers/log-text";
+import { logLines } from "@/core/parsers/log-text";
 
 export type LogExcerpt = {
   /** 1-based line of the full log where the excerpt starts */

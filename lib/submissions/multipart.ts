@@ -11,8 +11,8 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { tooLarge } from "@/evaluator/dataset/records";
-import { formatBytes } from "@/lib/format";
-import { FieldError, LimitError } from "@/lib/errors";
+import { formatBytes } from "@/core/format";
+import { FieldError, LimitError } from "@/core/errors";
 import { FIELD_NAMES, MAX_FIELD_BYTES, PREDICTIONS_FIELD, TRAJECTORIES_FIELD } from "@/lib/submissions/request";
 
 export type UploadedFile = { path: string; name: string; bytes: number };

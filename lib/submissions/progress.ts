@@ -14,8 +14,8 @@ import {
   type JobProgress,
   type JobStatus,
   type SubmissionStatus,
-} from "@/lib/schemas/columns";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+} from "@/core/schemas/columns";
+import { modeSchema, type Mode } from "@/core/schemas/prediction";
 
 export type BugState = "resolved" | "unresolved" | "pending";
 

@@ -12,8 +12,8 @@
 import type { Tx } from "@/evaluator/queue/settle";
 import { rateStore } from "@/lib/accounts/rate-events";
 import { db } from "@/lib/db";
-import { LimitError } from "@/lib/errors";
-import { utcMinute } from "@/lib/format";
+import { LimitError } from "@/core/errors";
+import { utcMinute } from "@/core/format";
 
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -4,7 +4,7 @@
  * scores are recomputed, and what changed is kept for the submission page.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GRADER_VERSION } from "@/evaluator/grading";
+import { GRADER_VERSION } from "@/core/grading";
 import { bugResultRow } from "@/evaluator/queue/results";
 import { bugLogText } from "@/evaluator/replay/log";
 import type { BugArtifacts } from "@/evaluator/replay";
@@ -64,7 +64,7 @@ describe("regradeSubmission", () => {
   it("is for site admins only, and logged", async () => {
     const { regradeAsSiteAdmin } = await import("@/lib/submissions/regrade");
     const { viewerById } = await import("@/lib/accounts/users");
-    const { NotFoundError } = await import("@/lib/errors");
+    const { NotFoundError } = await import("@/core/errors");
     const plain = await t.db.user.create({ data: { username: "pat", name: "pat", isReviewer: true } });
     const admin = await t.db.user.create({ data: { username: "ada", name: "ada", isSiteAdmin: true } });
     await expect(regradeAsSiteAdmin(await viewerById(plain.id), id)).rejects.toBeInstanceOf(NotFoundError);

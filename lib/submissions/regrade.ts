@@ -10,13 +10,13 @@
  * No authorization here: the site-admin action and CLI check first.
  */
 import { z } from "zod";
-import { GRADER_VERSION, PACKAGE_VERSION } from "@/evaluator/grading";
+import { GRADER_VERSION, PACKAGE_VERSION } from "@/core/grading";
 import { regradeStored, type DirRegrade } from "@/evaluator/regrade";
 import { isTeamMember, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { NotFoundError } from "@/lib/errors";
-import { columnJson, parseColumn, testSplitSchema, type AuditAction } from "@/lib/schemas/columns";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { NotFoundError } from "@/core/errors";
+import { columnJson, parseColumn, testSplitSchema, type AuditAction } from "@/core/schemas/columns";
+import { modeSchema } from "@/core/schemas/prediction";
 import { refreshAggregates } from "@/lib/leaderboard/aggregates";
 import { getChain } from "@/lib/dataset/data";
 import { gradedBugFromRow } from "@/lib/submissions/run-results";

@@ -11,10 +11,10 @@
 import type { Tx } from "@/evaluator/queue/settle";
 import type { Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { ForbiddenError } from "@/lib/errors";
-import { utcWhen } from "@/lib/format";
+import { ForbiddenError } from "@/core/errors";
+import { utcWhen } from "@/core/format";
 import { refreshAggregates } from "@/lib/leaderboard/aggregates";
-import type { AuditAction } from "@/lib/schemas/columns";
+import type { AuditAction } from "@/core/schemas/columns";
 import { readableSubmission } from "@/lib/submissions/access";
 import { entryRunsWhere } from "@/lib/submissions/data";
 import { deletionRefusal } from "@/lib/submissions/visibility";

@@ -4,10 +4,10 @@
  * first problem as a FieldError naming the field.
  */
 import { z } from "zod";
-import { FieldError } from "@/lib/errors";
-import { submissionMetadataSchema } from "@/lib/schemas/columns";
-import { runManifestSchema } from "@/lib/schemas/manifest";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { FieldError } from "@/core/errors";
+import { submissionMetadataSchema } from "@/core/schemas/columns";
+import { runManifestSchema } from "@/core/schemas/manifest";
+import { modeSchema } from "@/core/schemas/prediction";
 
 /** The predictions file's part in the multipart body. */
 export const PREDICTIONS_FIELD = "predictions";
@@ -56,7 +56,7 @@ export const submissionRequestSchema = z.object({
   metadata: metadataJson.optional(),
   /** grade only these chains (default: every chain of the version) */
   chains: chainList.optional(),
-  /** the run manifest (lib/schemas/manifest.ts), JSON: how the predictions were produced */
+  /** the run manifest (core/schemas/manifest.ts), JSON: how the predictions were produced */
   manifest: jsonField(runManifestSchema.nullable(), '{"agent": {"name": "…", "version": "…"}, "model": "…", …} (docs/API.md)', null).optional(),
   /** a submission id: this upload is the next run of its entry (same system, version, mode and chains) */
   [RUN_OF_FIELD]: z

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
-import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
+import { FieldError, ForbiddenError, NotFoundError } from "@/core/errors";
 import { DEMO_GOLD_SEQ, fakeGradedChain, gradeQueuedChains, openTestDb, TEST_QUEUE_POLICY, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;

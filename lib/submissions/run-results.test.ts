@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bugResultRow } from "@/evaluator/queue/results";
-import { scoreRun } from "@/evaluator/scoring";
+import { scoreRun } from "@/core/scoring";
 import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;

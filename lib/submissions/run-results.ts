@@ -2,15 +2,15 @@
  * A submission's stored results as the evaluator's own `RunResults` (what
  * `loadRunResults` reads from an evaluation directory), so the portal scores
  * and analyses with exactly the functions `chainswe report` uses: scoring
- * (evaluator/scoring), chain errors (evaluator/analysis), results.jsonl lines.
+ * (core/scoring), chain errors (core/analysis), results.jsonl lines.
  * No authorization here: callers check the viewer first.
  */
 import { defaultLimits } from "@/evaluator/sandbox/limits";
-import type { RunResults } from "@/evaluator/scoring";
+import type { RunResults } from "@/core/scoring";
 import { db } from "@/lib/db";
-import { parseColumn, testSplitSchema } from "@/lib/schemas/columns";
-import { modeSchema, predictionMetaSchema, type Mode } from "@/lib/schemas/prediction";
-import { applyMethodSchema, fingerprintSchema, gradedBugSchema, type GradedBug } from "@/lib/schemas/results";
+import { parseColumn, testSplitSchema } from "@/core/schemas/columns";
+import { modeSchema, predictionMetaSchema, type Mode } from "@/core/schemas/prediction";
+import { applyMethodSchema, fingerprintSchema, gradedBugSchema, type GradedBug } from "@/core/schemas/results";
 import type { BugResult } from "@/lib/generated/prisma/client";
 
 type StoredResult = Omit<BugResult, "log" | "id" | "submissionId" | "gradedAt">;

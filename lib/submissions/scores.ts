@@ -1,10 +1,10 @@
 /**
  * A submission's headline scores (per-bug and chain rates with their
- * intervals), computed with evaluator/scoring from its graded chains.
+ * intervals), computed with core/scoring from its graded chains.
  */
-import { applyScoring, headlineRates, NO_EFFORT, resolveBootstrap, type ChainOutcome, type Estimate } from "@/evaluator/scoring";
+import { applyScoring, headlineRates, NO_EFFORT, resolveBootstrap, type ChainOutcome, type Estimate } from "@/core/scoring";
 import { db } from "@/lib/db";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { modeSchema, type Mode } from "@/core/schemas/prediction";
 
 
 export type HeadlineScores = { perBug: Estimate; chain: Estimate };

@@ -9,7 +9,7 @@
  */
 import type { Tx } from "@/evaluator/queue/settle";
 import { db } from "@/lib/db";
-import { LimitError } from "@/lib/errors";
+import { LimitError } from "@/core/errors";
 
 /** Whose submissions count together against one limit: a team's, or those a user uploaded. */
 export type StorageScope = { teamId: string } | { userId: string };

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
-import { ForbiddenError } from "@/lib/errors";
+import { ForbiddenError } from "@/core/errors";
 import { DEMO_GOLD_SEQ, gradeQueuedChains, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;

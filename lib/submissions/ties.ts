@@ -7,7 +7,7 @@
  * the rule that weighs them is pure.
  */
 import { db } from "@/lib/db";
-import type { AuditAction } from "@/lib/schemas/columns";
+import type { AuditAction } from "@/core/schemas/columns";
 import { openInvitationsSince } from "@/lib/teams/invitations";
 import type { SubmissionTies } from "@/lib/submissions/visibility";
 

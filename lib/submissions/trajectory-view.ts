@@ -7,11 +7,11 @@
  */
 import { canReadTrajectories, type Viewer } from "@/lib/authz";
 import { db } from "@/lib/db";
-import { shortcutHitsSchema, shortcutKinds, type ShortcutHit, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
-import { clipItems, codePointSlice, pageOfCall, pageSpan, parseTimeline, timelinePage, timelinePages, type Timeline } from "@/evaluator/trajectory/timeline";
-import { parseColumn, type Visibility } from "@/lib/schemas/columns";
-import type { Mode } from "@/lib/schemas/prediction";
-import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/lib/schemas/trajectory";
+import { shortcutHitsSchema, shortcutKinds, type ShortcutHit, type ShortcutKind } from "@/core/trajectory/shortcuts";
+import { clipItems, codePointSlice, pageOfCall, pageSpan, parseTimeline, timelinePage, timelinePages, type Timeline } from "@/core/trajectory/timeline";
+import { parseColumn, type Visibility } from "@/core/schemas/columns";
+import type { Mode } from "@/core/schemas/prediction";
+import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/core/schemas/trajectory";
 import { TIMELINE_PAGE_ITEMS, timelinePagesSchema } from "@/lib/submissions/trajectories";
 import { failurePageUrl, rawTrajectoryUrl } from "@/lib/submissions/urls";
 

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
-import { NotFoundError } from "@/lib/errors";
-import { gradedBugSchema } from "@/lib/schemas/results";
+import { NotFoundError } from "@/core/errors";
+import { gradedBugSchema } from "@/core/schemas/results";
 import { DEMO_GOLD_SEQ, fakeGradedChain, gradeQueuedChains, openTestDb, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
@@ -106,7 +106,7 @@ describe("getSubmissionForViewer", () => {
   });
 
   it("names the grader that produced the results, on the page and in the API", async () => {
-    const { GRADER_VERSION, PACKAGE_VERSION } = await import("@/evaluator/grading");
+    const { GRADER_VERSION, PACKAGE_VERSION } = await import("@/core/grading");
     const v = await view.getSubmissionForViewer(member, id);
     const expected = [{ graderVersion: GRADER_VERSION, packageVersion: PACKAGE_VERSION, logParser: "pytest", bugs: 6 }];
     expect(v.graders).toEqual(expected);

@@ -7,13 +7,13 @@
  * - the submission, its results and logs: canReadSubmission (public to all;
  *   otherwise the team and reviewers);
  * - its predictions (the team's patches): the team and reviewers only, even once public.
- * Scores reuse evaluator/scoring; results.jsonl lines reuse the evaluator's writer.
+ * Scores reuse core/scoring; results.jsonl lines reuse the evaluator's writer.
  */
 import { canReadSubmission, canReadTrajectories, type Viewer } from "@/lib/authz";
-import { shortcutHitsSchema, shortcutKinds, type ShortcutKind } from "@/evaluator/trajectory/shortcuts";
+import { shortcutHitsSchema, shortcutKinds, type ShortcutKind } from "@/core/trajectory/shortcuts";
 import { failurePageUrl } from "@/lib/submissions/urls";
 import { db } from "@/lib/db";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import {
   parseColumn,
   submissionMetadataSchema,
@@ -23,9 +23,9 @@ import {
   type SubmissionMetadata,
   type SubmissionStatus,
   type Visibility,
-} from "@/lib/schemas/columns";
-import { modeSchema, type Mode } from "@/lib/schemas/prediction";
-import { ruleBreachesSchema, runManifestSchema, type RuleBreach, type RunManifest } from "@/lib/schemas/manifest";
+} from "@/core/schemas/columns";
+import { modeSchema, type Mode } from "@/core/schemas/prediction";
+import { ruleBreachesSchema, runManifestSchema, type RuleBreach, type RunManifest } from "@/core/schemas/manifest";
 import { availableActions, type SubmissionActions } from "@/lib/submissions/visibility";
 import { graderUses, type GraderUse } from "@/lib/submissions/grader-view";
 import { parseLastRegrade, type SubmissionRegrade } from "@/lib/submissions/regrade";

@@ -1,6 +1,6 @@
 /** The publication state machine as one table: every (action, visibility, status, role) that matters. */
 import { describe, expect, it } from "vitest";
-import type { SubmissionStatus, Visibility } from "@/lib/schemas/columns";
+import type { SubmissionStatus, Visibility } from "@/core/schemas/columns";
 import { availableActions, decisionConflict, deletionRefusal, visibilityRequestSchema, visibilityTransition, type VisibilityAction } from "@/lib/submissions/visibility";
 
 const none = { formerMember: false, invited: false, tookPart: false };

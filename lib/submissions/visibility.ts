@@ -10,7 +10,7 @@
  *   pending_review | public | rejected ──withdraw (team)──▶ private
  */
 import { z } from "zod";
-import type { AuditAction, SubmissionStatus, Visibility } from "@/lib/schemas/columns";
+import type { AuditAction, SubmissionStatus, Visibility } from "@/core/schemas/columns";
 
 export const VISIBILITY_ACTIONS = ["request_publication", "withdraw", "approve", "reject"] as const;
 export const visibilityActionSchema = z.enum(VISIBILITY_ACTIONS);

@@ -12,11 +12,11 @@
  * none (the last admin leaving or demoting themself) is refused.
  */
 import { z } from "zod";
-import { oneLine } from "@/lib/schemas/text";
+import { oneLine } from "@/core/schemas/text";
 import { isTeamAdmin, isTeamMember } from "@/lib/authz";
 import { db, isUniqueViolation } from "@/lib/db";
-import { FieldError, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
-import { teamRoleSchema, type TeamRole } from "@/lib/schemas/columns";
+import { FieldError, ForbiddenError, NotFoundError, UnauthorizedError } from "@/core/errors";
+import { teamRoleSchema, type TeamRole } from "@/core/schemas/columns";
 import { systemRowSelect, teamSlug, toSystemRow, type SystemRow } from "@/lib/teams/systems";
 import { sentInvitations, type SentInvitation } from "@/lib/teams/invitations";
 import type { Viewer } from "@/lib/accounts/users";

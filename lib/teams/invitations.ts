@@ -16,8 +16,8 @@ import { rateStore } from "@/lib/accounts/rate-events";
 import { countUsernameProbe } from "@/lib/auth/login-attempts";
 import { isTeamAdmin } from "@/lib/authz";
 import { db, isUniqueViolation } from "@/lib/db";
-import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/lib/errors";
-import { teamRoleSchema, type TeamRole } from "@/lib/schemas/columns";
+import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/core/errors";
+import { teamRoleSchema, type TeamRole } from "@/core/schemas/columns";
 import { usernameSchema, type Viewer } from "@/lib/accounts/users";
 
 export const INVITATION_DAYS = 14;

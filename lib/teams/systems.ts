@@ -6,12 +6,12 @@
  * viewer themselves.
  */
 import { z } from "zod";
-import { oneLine } from "@/lib/schemas/text";
-import { daySchema } from "@/evaluator/scoring/window";
+import { oneLine } from "@/core/schemas/text";
+import { daySchema } from "@/core/scoring/window";
 import { canActForTeam } from "@/lib/authz";
 import { db, isUniqueViolation } from "@/lib/db";
-import { FieldError, NotFoundError, UnauthorizedError, ForbiddenError } from "@/lib/errors";
-import { columnJson, parseColumn, systemLinksSchema, type SystemLinks } from "@/lib/schemas/columns";
+import { FieldError, NotFoundError, UnauthorizedError, ForbiddenError } from "@/core/errors";
+import { columnJson, parseColumn, systemLinksSchema, type SystemLinks } from "@/core/schemas/columns";
 import type { Viewer } from "@/lib/accounts/users";
 
 export type SystemRef = {

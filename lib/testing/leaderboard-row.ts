@@ -1,8 +1,8 @@
 /** Leaderboard rows and views for the pure leaderboard tests (lib/leaderboard-*.test.ts): a row of a named system, defaults for the rest. */
-import { costPerSolvedChain } from "@/evaluator/scoring/score-run";
+import { costPerSolvedChain } from "@/core/scoring/score-run";
 import type { LeaderboardRow } from "@/lib/leaderboard/data";
 import { leaderboardViewSchema, type LeaderboardView } from "@/lib/leaderboard/url";
-import type { Mode } from "@/lib/schemas/prediction";
+import type { Mode } from "@/core/schemas/prediction";
 import { parseViewQuery } from "@/lib/view-query";
 
 /** The view of these URL parameters. */

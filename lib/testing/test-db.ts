@@ -16,9 +16,9 @@ import { vi } from "vitest";
 import type { BugArtifacts } from "@/evaluator/replay";
 import { bugResultRow } from "@/evaluator/queue/results";
 import type { Viewer } from "@/lib/authz";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { GradedBug } from "@/lib/schemas/results";
-import { graderProvenance, sha256Hex } from "@/evaluator/grading";
+import type { Chain } from "@/core/schemas/dataset";
+import type { GradedBug } from "@/core/schemas/results";
+import { graderProvenance, sha256Hex } from "@/core/grading";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");

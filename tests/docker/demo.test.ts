@@ -11,14 +11,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { reportSchema } from "@/evaluator/analysis/report";
+import { reportSchema } from "@/core/analysis/report";
 import { bundleArchive, readBundle } from "@/evaluator/bundle/archive";
 import { DEMO_DATASET, demoPredictionFiles, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
 import { defaultLimits } from "@/evaluator/sandbox";
-import { modeSchema } from "@/lib/schemas/prediction";
-import { fingerprintSchema } from "@/lib/schemas/results";
+import { modeSchema } from "@/core/schemas/prediction";
+import { fingerprintSchema } from "@/core/schemas/results";
 import { ownSandboxes } from "./engine";
 
 const run = promisify(execFile);

@@ -14,8 +14,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ensureRepoImage } from "@/evaluator/sandbox";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { Mode, PredictionLine } from "@/lib/schemas/prediction";
+import type { Chain } from "@/core/schemas/dataset";
+import type { Mode, PredictionLine } from "@/core/schemas/prediction";
 import { BASE_IMAGE } from "./tiny-repo";
 
 const ENV = {

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { bugLogDir, evaluate, readResults } from "@/evaluator/replay";
 import { defaultLimits, docker, type SandboxLimits } from "@/evaluator/sandbox";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { Mode } from "@/lib/schemas/prediction";
-import type { GradedBug } from "@/lib/schemas/results";
+import type { Chain } from "@/core/schemas/dataset";
+import type { Mode } from "@/core/schemas/prediction";
+import type { GradedBug } from "@/core/schemas/results";
 import { predictionsFor } from "./patches";
 import type { TinyRepo } from "./tiny-repo";
 

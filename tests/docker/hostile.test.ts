@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "@/env";
 import { loadPredictions } from "@/evaluator/dataset";
 import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
-import { InputError } from "@/lib/errors";
+import { InputError } from "@/core/errors";
 import { gradeHostile, hostileChain, withProbe } from "./hostile-run";
 import { patchFor } from "./patches";
 import { OPS_V0, OPS_V1, TESTS_V0, buildTinyRepo, type TinyRepo } from "./tiny-repo";

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Predictions } from "@/evaluator/dataset";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { PredictionLine } from "@/lib/schemas/prediction";
+import type { Chain } from "@/core/schemas/dataset";
+import type { PredictionLine } from "@/core/schemas/prediction";
 
 export type FileChange = { path: string; before: string | Buffer | null; after: string | Buffer | null };
 

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { replayChain } from "@/evaluator/replay";
 import { ChainContainers, defaultLimits, type Sandbox } from "@/evaluator/sandbox";
 import { containerChanges } from "@/evaluator/sandbox/disk-watch";
-import type { Mode, PredictionLine } from "@/lib/schemas/prediction";
+import type { Mode, PredictionLine } from "@/core/schemas/prediction";
 import { ownSandboxes } from "./engine";
 import { buildGeneratedRepo, type GeneratedRepo } from "./generated-repo";
 

@@ -20,9 +20,9 @@ import { rollout } from "@/evaluator/rollout";
 import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
 import { staleDiff } from "@/demo/lib/edits";
 import { defaultLimits, ensureRepoImage } from "@/evaluator/sandbox";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { Mode } from "@/lib/schemas/prediction";
-import { trajectoryOutcomeSchema } from "@/lib/schemas/trajectory";
+import type { Chain } from "@/core/schemas/dataset";
+import type { Mode } from "@/core/schemas/prediction";
+import { trajectoryOutcomeSchema } from "@/core/schemas/trajectory";
 import { ownSandboxes } from "./engine";
 import { BASE_IMAGE, buildTinyRepo } from "./tiny-repo";
 

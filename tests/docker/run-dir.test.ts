@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults, type EvaluateEvent } from "@/evaluator/replay";
 import { defaultLimits } from "@/evaluator/sandbox";
-import type { Chain } from "@/lib/schemas/dataset";
+import type { Chain } from "@/core/schemas/dataset";
 import { buildTinyRepo, type TinyRepo } from "./tiny-repo";
 import { predictionsFor } from "./patches";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { env } from "@/env";
 import { ensureRepoImage } from "@/evaluator/sandbox";
-import type { Chain } from "@/lib/schemas/dataset";
+import type { Chain } from "@/core/schemas/dataset";
 
 export const BASE_IMAGE = env().CHAINSWE_BASE_IMAGE;
 

@@ -9,7 +9,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildDemoRepos } from "@/demo/repos";
 import type { Source } from "@/evaluator/mining";
-import { chainSchema, type Chain } from "@/lib/schemas/dataset";
+import { chainSchema, type Chain } from "@/core/schemas/dataset";
 
 export const DEMO_CHAINS: Chain[] = readFileSync(new URL("../../demo/dataset.jsonl", import.meta.url), "utf8")
   .split("\n")

@@ -12,9 +12,9 @@ import { getDatasetVersionView } from "@/lib/dataset/browser";
 import { shownRateKeys, type Population } from "@/lib/dataset/solve-rates";
 import { datasetVersionQuerySchema } from "@/lib/dataset/url";
 import { parseViewQuery } from "@/lib/view-query";
-import { utcDay } from "@/lib/format";
+import { utcDay } from "@/core/format";
 import { getVersionRules } from "@/lib/dataset/data";
-import { describeRules } from "@/lib/schemas/manifest";
+import { describeRules } from "@/core/schemas/manifest";
 
 export const metadata: Metadata = { title: "Dataset version · ChainSWE" };
 

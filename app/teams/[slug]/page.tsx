@@ -8,7 +8,7 @@ import { DeliveryLog } from "@/components/teams/DeliveryLog";
 import { TeamWebhookButtons, TeamWebhookForm } from "@/components/teams/TeamWebhookForms";
 import type { Viewer } from "@/lib/accounts/users";
 import { getViewer } from "@/lib/auth/viewer";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import { webhookSettings } from "@/lib/notifications/webhooks";
 import { CONTEXT_CONFIG_SUGGESTIONS, linksText } from "@/lib/teams/systems";
 import { getTeam, type TeamView } from "@/lib/teams/data";

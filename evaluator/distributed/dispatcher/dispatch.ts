@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { claimJob, failJob, releaseJob, type QueueLoaders } from "@/evaluator/queue";
-import { DatasetError, coerceError } from "@/lib/errors";
+import { DatasetError, coerceError } from "@/core/errors";
 import { DISPATCHED_SET, chainJobId, type ChainJob } from "../protocol";
 import { DISPATCH_LEASE_PREFIX, type RedisSide } from "./leases";
 

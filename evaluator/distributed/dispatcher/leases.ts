@@ -7,7 +7,7 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { failJob, heartbeatJob, releaseJob, runningLeases, stillRunning, type QueuePolicy } from "@/evaluator/queue";
-import { EnvironmentError } from "@/lib/errors";
+import { EnvironmentError } from "@/core/errors";
 import { DISPATCHED_SET, abortKey, chainJobId, type ChainJob } from "../protocol";
 
 /** Lease owners of chains handed to Redis start with this; no embedded worker's id does. */

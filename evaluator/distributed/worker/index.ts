@@ -16,7 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import type { SandboxLimits } from "@/evaluator/sandbox";
-import { coerceError } from "@/lib/errors";
+import { coerceError } from "@/core/errors";
 import { CHAINS_QUEUE, QUEUE_PREFIX, REPORTS_QUEUE, abortKey, chainJobSchema, redisConnection, reportJobId, type Report } from "../protocol";
 import { beat, leave, reapOrphans, type Presence } from "./presence";
 import { Replay, replayJob } from "./replay-job";

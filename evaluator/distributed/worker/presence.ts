@@ -7,7 +7,7 @@
 import type { Redis } from "ioredis";
 import { QUEUE_LABEL } from "@/evaluator/queue/labels";
 import { docker } from "@/evaluator/sandbox";
-import { coerceError } from "@/lib/errors";
+import { coerceError } from "@/core/errors";
 import { QUEUE_PREFIX } from "../protocol";
 
 export const WORKER_LABEL = "chainswe.worker";

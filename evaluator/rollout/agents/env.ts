@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { modeSchema } from "@/lib/schemas/prediction";
+import { modeSchema } from "@/core/schemas/prediction";
 import type { AgentMetrics } from "../contract";
 import { inheritedEnv } from "@/env";
 

@@ -12,7 +12,7 @@
 import { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
 import { q } from "@/evaluator/replay/scripts";
-import type { Bug } from "@/lib/schemas/dataset";
+import type { Bug } from "@/core/schemas/dataset";
 import { mustExec, readAgentEnv, writeMetrics, type AgentEnv } from "./env";
 import { dropLastHunk } from "./patches";
 

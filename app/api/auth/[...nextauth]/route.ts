@@ -10,7 +10,7 @@
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/options";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { assertSameOrigin, errorResponse, readBodyCapped } from "@/lib/http";
 import { callbackUrlProblem } from "@/lib/safe-redirect";
 

@@ -11,7 +11,7 @@
  */
 import { csvResponse, toCsv } from "@/lib/csv";
 import { derivedFromLeaderboard, getLeaderboard } from "@/lib/leaderboard/data";
-import { FieldError } from "@/lib/errors";
+import { FieldError } from "@/core/errors";
 import { errorResponse } from "@/lib/http";
 import { leaderboardApiQuerySchema, leaderboardSearch, type LeaderboardApiQuery } from "@/lib/leaderboard/url";
 import { selectReportedRows, selectRows } from "@/lib/leaderboard/rows";

@@ -8,7 +8,7 @@ import { CHAIN_COLUMNS, POSITION_COLUMNS } from "@/lib/dataset/export";
 import { exportRecords } from "@/lib/export-table";
 import { datasetVersionQuerySchema } from "@/lib/dataset/url";
 import { parseQuery } from "@/lib/view-query";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import { errorResponse, json } from "@/lib/http";
 
 export async function GET(req: Request, { params }: { params: Promise<{ version: string }> }): Promise<Response> {

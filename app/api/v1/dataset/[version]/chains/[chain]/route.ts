@@ -9,7 +9,7 @@ import { BUG_COLUMNS } from "@/lib/dataset/export";
 import { exportRecords } from "@/lib/export-table";
 import { datasetChainQuerySchema } from "@/lib/dataset/url";
 import { parseQuery } from "@/lib/view-query";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import { errorResponse, json } from "@/lib/http";
 
 export async function GET(req: Request, { params }: { params: Promise<{ version: string; chain: string }> }): Promise<Response> {

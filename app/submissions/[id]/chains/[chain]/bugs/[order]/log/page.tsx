@@ -9,7 +9,7 @@ import { notFound } from "next/navigation";
 import { LogView } from "@/components/submissions/LogView";
 import { getViewer } from "@/lib/auth/viewer";
 import { bugLog } from "@/lib/submissions/downloads";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/core/errors";
 import { bugOrderParam, failurePageUrl, logDownloadUrl } from "@/lib/submissions/urls";
 
 export const metadata: Metadata = { title: "Test log · ChainSWE" };

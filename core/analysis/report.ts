@@ -11,7 +11,7 @@
  *   oracle, seq, seq_mem; chain errors are sorted (see ./index).
  */
 import { z } from "zod";
-import { MODES, modeSchema, type Mode } from "@/lib/schemas/prediction";
+import { MODES, modeSchema, type Mode } from "@/core/schemas/prediction";
 import {
   CI_LEVEL,
   bootstrapInfoSchema,
@@ -25,7 +25,7 @@ import {
   type PositionSet,
   type RunResults,
   type RunScores,
-} from "@/evaluator/scoring";
+} from "@/core/scoring";
 import {
   chainErrorBreakdown,
   chainErrorBreakdownSchema,

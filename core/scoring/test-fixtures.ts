@@ -2,8 +2,8 @@
  * Builders for small hand-checked runs, shared by the scoring and analysis tests.
  * Only the fields scoring and analysis read vary; the rest are fixed placeholders.
  */
-import type { Mode } from "@/lib/schemas/prediction";
-import type { GradedBug, RunSummary } from "@/lib/schemas/results";
+import type { Mode } from "@/core/schemas/prediction";
+import type { GradedBug, RunSummary } from "@/core/schemas/results";
 import type { RunResults } from "./outcomes";
 
 export type BugSpec = Partial<GradedBug> & { continuous_id: string; order: number; resolved: boolean };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { GradedBug } from "@/lib/schemas/results";
-import { grades, makeRun } from "@/evaluator/scoring/test-fixtures";
+import type { GradedBug } from "@/core/schemas/results";
+import { grades, makeRun } from "@/core/scoring/test-fixtures";
 import { buildReport, reportSchema, type ModeReport, type Report } from "./report";
 import { formatReportTables } from "./report-text";
 

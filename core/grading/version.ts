@@ -12,10 +12,10 @@
  * History: docs/DECISIONS.md "Grader version".
  */
 import { createHash } from "node:crypto";
-import { canonicalLogParser, unknownLogParserMessage } from "@/evaluator/parsers";
+import { canonicalLogParser, unknownLogParserMessage } from "@/core/parsers";
 import packageJson from "@/package.json";
-import type { Chain } from "@/lib/schemas/dataset";
-import type { PredictionLine } from "@/lib/schemas/prediction";
+import type { Chain } from "@/core/schemas/dataset";
+import type { PredictionLine } from "@/core/schemas/prediction";
 
 export const GRADER_VERSION = "1.1.0";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parsePytestLog, type TestStatus } from "@/evaluator/parsers";
+import { parsePytestLog, type TestStatus } from "@/core/parsers";
 import { leadingNodeId, pytestHeadLine } from "./pytest";
 
 function fixture(name: string): string {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { getLogParser, parseUnittestLog, type TestStatus } from "@/evaluator/parsers";
+import { getLogParser, parseUnittestLog, type TestStatus } from "@/core/parsers";
 import { unittestStatus } from "./unittest";
 
 function fixture(name: string): string {

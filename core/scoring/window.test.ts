@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chainErrorBreakdown, chainErrorBreakdownOf, chainErrors } from "@/evaluator/analysis";
+import { chainErrorBreakdown, chainErrorBreakdownOf, chainErrors } from "@/core/analysis";
 import { bugDay, bugWindowSchema, chainsInWindow, dayAfter } from "./window";
 import { chainRecords, scoreChainRecords } from "./outcomes";
 import { costPerSolvedChain, scoreOutcomes, scoreRun, scoreValues } from "./score-run";

@@ -3,8 +3,13 @@
  * Rates are percentages (0–100); intervals are 95% bootstrap percentile intervals.
  */
 import { z } from "zod";
-import { modeSchema } from "@/lib/schemas/prediction";
-import { POSITION_SETS, SCORINGS } from "./outcomes";
+import { modeSchema } from "@/core/schemas/prediction";
+
+export const SCORINGS = ["strict", "lenient"] as const;
+export type Scoring = (typeof SCORINGS)[number];
+
+export const POSITION_SETS = ["length3", "all"] as const;
+export type PositionSet = (typeof POSITION_SETS)[number];
 
 export const scoringSchema = z.enum(SCORINGS);
 export const positionSetSchema = z.enum(POSITION_SETS);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parsePytestLog, parseUnittestLog, type ParsedLog } from "@/evaluator/parsers";
+import { parsePytestLog, parseUnittestLog, type ParsedLog } from "@/core/parsers";
 import { gradeBug, listedTestsWithStatus, testVerdict, type GradeInput } from "./index";
 
 function fixture(name: string): string {
@@ -243,8 +243,8 @@ describe("testVerdict and listedTestsWithStatus", () => {
 describe("grading is pure", () => {
   it("imports no Docker, file system or database code", () => {
     const importsOf = (file: string) => [...readFileSync(new URL(file, import.meta.url), "utf8").matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
-    expect(importsOf("./index.ts")).toEqual(["@/evaluator/parsers", "@/lib/schemas/results", "./version"]);
+    expect(importsOf("./index.ts")).toEqual(["@/core/parsers", "@/core/schemas/results", "./version"]);
     // hashing is pure too: node:crypto is the one runtime module the grader version needs
-    expect(importsOf("./version.ts")).toEqual(["node:crypto", "@/evaluator/parsers", "@/package.json", "@/lib/schemas/dataset", "@/lib/schemas/prediction"]);
+    expect(importsOf("./version.ts")).toEqual(["node:crypto", "@/core/parsers", "@/package.json", "@/core/schemas/dataset", "@/core/schemas/prediction"]);
   });
 });

@@ -3,8 +3,8 @@
  * One schema per record; types are inferred, never written twice.
  */
 import { z } from "zod";
-import { isUnifiedDiff } from "@/evaluator/diff";
-import { canonicalLogParser, unknownLogParserMessage } from "@/evaluator/parsers";
+import { isUnifiedDiff } from "@/core/diff";
+import { canonicalLogParser, unknownLogParserMessage } from "@/core/parsers";
 
 /** SWE-bench ships test lists as JSON-encoded strings; accept both forms. */
 const testIdList = z.preprocess(
@@ -50,7 +50,7 @@ export const chainSchema = z
     docker_image: z.string().min(1),
     swebench_instance_ids: z.array(z.string().min(1)).min(1),
     bug_fixes: z.array(bugSchema).min(1),
-    /** name of the test-log parser (evaluator/parsers registry, SWE-bench names accepted); pytest by default */
+    /** name of the test-log parser (core/parsers registry, SWE-bench names accepted); pytest by default */
     log_parser: z.string().default("pytest"),
   })
   .superRefine((chain, ctx) => {

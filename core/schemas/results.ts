@@ -49,7 +49,7 @@ export const gradedBugSchema = predictionMetaSchema.extend({
   /** model edits to hidden-test territory that were discarded before the run */
   discarded_files: z.array(z.string()),
   /**
-   * Which grader produced this result (SPEC §7, evaluator/grading/version.ts). Optional:
+   * Which grader produced this result (SPEC §7, core/grading/version.ts). Optional:
    * results graded before grader versions existed carry none.
    */
   grader_version: semver.optional(),

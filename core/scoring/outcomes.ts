@@ -10,17 +10,14 @@
  * - strict scoring (Seq and Seq+Mem only) keeps a bug resolved only while every
  *   earlier bug of its chain is resolved; Oracle bugs are always scored on their own.
  */
-import type { GradedBug, RunSummary } from "@/lib/schemas/results";
-import { isTestPath } from "@/evaluator/diff";
-import type { ChainRecord, Effort } from "./schemas";
+import type { GradedBug, RunSummary } from "@/core/schemas/results";
+import { isTestPath } from "@/core/diff";
+import type { ChainRecord, Effort, Scoring } from "./schemas";
+
+// the names live beside the report's shapes (schemas.ts), which import nothing from here
+export { POSITION_SETS, SCORINGS, type PositionSet, type Scoring } from "./schemas";
 
 export type RunResults = { summary: RunSummary; bugs: GradedBug[] };
-
-export const SCORINGS = ["strict", "lenient"] as const;
-export type Scoring = (typeof SCORINGS)[number];
-
-export const POSITION_SETS = ["length3", "all"] as const;
-export type PositionSet = (typeof POSITION_SETS)[number];
 
 /** One chain of the dataset as a run left it. */
 export type ChainOutcome = {

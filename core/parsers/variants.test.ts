@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { gradeBug } from "@/evaluator/grading";
+import { gradeBug } from "@/core/grading";
 import {
   canonicalLogParser,
   getLogParser,
@@ -15,7 +15,7 @@ import {
   parseSympyLog,
   type ParsedLog,
   type TestStatus,
-} from "@/evaluator/parsers";
+} from "@/core/parsers";
 import { sympyStatus } from "./sympy";
 
 function fixture(name: string): string {

@@ -13,7 +13,7 @@ import {
   formatTokens,
   formatWithChange,
   renderTable,
-} from "@/evaluator/scoring";
+} from "@/core/scoring";
 import { CAUSES, type ChainError, type ChainErrorBreakdown } from "./index";
 import type { ModeReport, Report } from "./report";
 

@@ -8,7 +8,7 @@
  *   Rounding is half away from zero on the unrounded ratio, which reproduces every
  *   annotation of the paper's Table 2 from its printed numbers.
  */
-import type { Mode } from "@/lib/schemas/prediction";
+import type { Mode } from "@/core/schemas/prediction";
 
 export const MISSING = "—";
 export const MINUS = "−";

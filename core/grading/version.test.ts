@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import packageJson from "@/package.json";
-import { chainSchema, type Chain } from "@/lib/schemas/dataset";
-import { gradedBugSchema } from "@/lib/schemas/results";
+import { chainSchema, type Chain } from "@/core/schemas/dataset";
+import { gradedBugSchema } from "@/core/schemas/results";
 import { canonicalJson, graderProvenance, GRADER_VERSION, PACKAGE_VERSION, predictionSha256, recordSha256, sha256Hex } from "./version";
 
 const FIXTURE = new URL("../../tests/fixtures/inputs/units-chains.jsonl", import.meta.url);

@@ -2,7 +2,7 @@
  * A prediction line (SPEC §2): one bug's model patch plus optional run metadata.
  */
 import { z } from "zod";
-import { isUnifiedDiff } from "@/evaluator/diff";
+import { isUnifiedDiff } from "@/core/diff";
 
 export const MODES = ["oracle", "seq", "seq_mem"] as const;
 export const modeSchema = z.enum(MODES);

@@ -6,7 +6,7 @@
  * 3–4) or all chains; the rate at position p is resolved-at-p / chains of the set
  * with a bug at p, and its interval resamples exactly those chains.
  */
-import type { Mode } from "@/lib/schemas/prediction";
+import type { Mode } from "@/core/schemas/prediction";
 import { resolveBootstrap, type BootstrapOptions, type Indices } from "./bootstrap";
 import { groupTotals, headlineRatesOf, positionRatesOf, positionValues, type RunGroup } from "./rates";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { GradedBug } from "@/lib/schemas/results";
-import { makeRun, type BugSpec } from "@/evaluator/scoring/test-fixtures";
+import type { GradedBug } from "@/core/schemas/results";
+import { makeRun, type BugSpec } from "@/core/scoring/test-fixtures";
 import { chainErrorBreakdown, chainErrorBreakdownSchema, chainErrors, chainErrorSchema, type ChainError } from "./index";
 
 const CHAINS: [string, number][] = [

@@ -1,5 +1,5 @@
 /**
- * Unified-diff facts (evaluator/diff): what counts as a diff, which files it
+ * Unified-diff facts (core/diff): what counts as a diff, which files it
  * touches, unsafe paths and test-runner configuration. The git diffs below are
  * verbatim `git diff --cached -M` output (note git's trailing TAB after a
  * `---`/`+++` name that contains a space).
@@ -123,7 +123,7 @@ describe("touchedFiles", () => {
     expect(touchedFiles("not a diff")).toEqual([]);
   });
 
-  // BUG (evaluator/diff/index.ts, parseUnifiedDiff/cleanPath): git C-quotes paths with
+  // BUG (core/diff/index.ts, parseUnifiedDiff/cleanPath): git C-quotes paths with
   // non-ASCII bytes, quotes or control characters (core.quotePath, the default), and
   // parse-diff returns the quoted form undecoded, so the path reported is not the file's.
   it("decodes git's C-quoted paths (a non-ASCII file name)", () => {
@@ -168,7 +168,7 @@ describe("unsafe paths", () => {
     expect(unsafePaths(editOf("pkg/mod.py") + editOf(".git/config"))).toEqual([".git/config"]);
   });
 
-  // BUG (evaluator/diff/index.ts, isUnsafePath via parseUnifiedDiff): a C-quoted name is
+  // BUG (core/diff/index.ts, isUnsafePath via parseUnifiedDiff): a C-quoted name is
   // checked undecoded ("\056git/evil"), but GNU patch 2.7 decodes it to ".git/evil" and
   // writes there (checked on the host: `patch --batch --fuzz=5 -p1` creates .git/evil,
   // exit 0, while git apply refuses "invalid path"). The replay's last fallback can so

@@ -18,8 +18,8 @@
  * - Unresolved bugs get one fingerprint, first match wins: no_usable_patch,
  *   broke_working_code, left_unfixed.
  */
-import { FAILING_STATUSES, PASSING_STATUSES, type ParsedLog, type TestStatus } from "@/evaluator/parsers";
-import type { Fingerprint, TestSplit } from "@/lib/schemas/results";
+import { FAILING_STATUSES, PASSING_STATUSES, type ParsedLog, type TestStatus } from "@/core/parsers";
+import type { Fingerprint, TestSplit } from "@/core/schemas/results";
 
 export type TestList = "FAIL_TO_PASS" | "PASS_TO_PASS";
 export type TestVerdict = TestStatus | "ABSENT" | "CONTRADICTED";

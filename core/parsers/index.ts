@@ -7,7 +7,7 @@
  * one results record) and accepts, as aliases, the names SWE-bench-family releases
  * give it (SWE-bench's `parse_log_<repo>` functions, SWE-rebench's
  * `install_config.log_parser`). Names are matched exactly; an unknown name is a
- * dataset error at import (lib/schemas/dataset.ts).
+ * dataset error at import (core/schemas/dataset.ts).
  */
 import { parseDjangoLog } from "./django";
 import { parsePytestLog } from "./pytest";

@@ -17,9 +17,9 @@
  *   overshoot before undershoot, then file (code-unit order, locale-free).
  */
 import { z } from "zod";
-import { modeSchema } from "@/lib/schemas/prediction";
-import { FINGERPRINTS, fingerprintSchema, type GradedBug } from "@/lib/schemas/results";
-import { chainRecords, indexBugs, type ChainRecord, type RunResults } from "@/evaluator/scoring";
+import { modeSchema } from "@/core/schemas/prediction";
+import { FINGERPRINTS, fingerprintSchema, type GradedBug } from "@/core/schemas/results";
+import { chainRecords, indexBugs, type ChainRecord, type RunResults } from "@/core/scoring";
 
 export const CAUSES = ["overshoot", "undershoot", "both", "unattributed"] as const;
 export const causeSchema = z.enum(CAUSES);

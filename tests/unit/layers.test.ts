@@ -1,0 +1,50 @@
+/**
+ * The layers' arrows run one way (README, "Layout"), and the lint is what says so:
+ * each case plants a forbidden import in a file of a layer, lints it with the
+ * project's own ESLint config, and sees the rule fail it; the allowed imports
+ * beside it pass. The planted files are linted as text under their path, never
+ * written.
+ */
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const eslint = new ESLint({ cwd: ROOT });
+
+async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${ROOT}${filePath}` });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+/** [layer file, forbidden import, the rule that refuses it] */
+const FORBIDDEN: [string, string, string][] = [
+  ["core/planted.ts", `import { env } from "@/env";`, "import/no-restricted-paths"],
+  ["core/planted.ts", `import { env } from "../env";`, "import/no-restricted-paths"],
+  ["core/scoring/planted.ts", `import { toCsv } from "@/lib/csv";`, "import/no-restricted-paths"],
+  ["core/schemas/planted.ts", `import { loadDataset } from "@/evaluator/dataset";`, "import/no-restricted-paths"],
+];
+
+/** [layer file, allowed import] */
+const ALLOWED: [string, string][] = [
+  ["core/planted.ts", `import { InputError } from "@/core/errors";`],
+  ["core/scoring/planted.ts", `import { isTestPath } from "../diff";`],
+  ["core/planted.ts", `import { z } from "zod";`],
+];
+
+describe("the layer rules", () => {
+  it.each(FORBIDDEN)("%s may not %s", async (file, line, rule) => {
+    const ids = await ruleIdsFor(file, `${line}\nexport const planted = [${importedName(line)}];\n`);
+    expect(ids).toContain(rule);
+  });
+
+  it.each(ALLOWED)("%s may %s", async (file, line) => {
+    const ids = await ruleIdsFor(file, `${line}\nexport const planted = [${importedName(line)}];\n`);
+    expect(ids).toEqual([]);
+  });
+});
+
+function importedName(line: string): string {
+  const name = /import \{ (\w+) \}/.exec(line)?.[1];
+  if (!name) throw new Error(`no imported name in ${line}`);
+  return name;
+}
