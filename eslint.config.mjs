@@ -10,11 +10,11 @@ import nextTs from "eslint-config-next/typescript";
 
 /**
  * The data layer: every lib/ module that talks to the database (imports
- * @/lib/db), found here rather than listed, so a new one is covered at once.
+ * @/db/client), found here rather than listed, so a new one is covered at once.
  */
 const DATA_MODULES = readdirSync("lib", { recursive: true, encoding: "utf8" })
-  .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.startsWith("generated") && !f.startsWith("testing"))
-  .filter((f) => /from "@\/lib\/db"/.test(readFileSync(join("lib", f), "utf8")))
+  .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.startsWith("testing"))
+  .filter((f) => /from "@\/db\/client"/.test(readFileSync(join("lib", f), "utf8")))
   .map((f) => `@/lib/${f.replace(/\.tsx?$/, "")}`);
 
 /** The pure core: schemas, errors, formats, diff, parsers, grading, scoring, analysis, trajectory scan. Plain data in and out. */
@@ -38,7 +38,7 @@ const LIB_MAY_IMPORT_REPLAY = ["!@/evaluator/replay", "@/evaluator/replay/*", "!
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".next-*/**", "lib/generated/**", "node_modules/**", "demo/work/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([".next/**", ".next-*/**", "db/generated/**", "node_modules/**", "demo/work/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
   {
     rules: {
       // `_`-prefixed parameters are the signature's (server actions' previous state), not forgotten
@@ -60,18 +60,31 @@ export default defineConfig([
     },
   },
   {
+    // db/ (the Prisma client, its migrations, the transaction type) stands on core/ and env.ts alone
+    files: ["db/**"],
+    ignores: TESTS,
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [{ target: "./db", from: "./", except: ["./db", "./core", "./env.ts", "./node_modules"], message: "db/ imports only core/ and env.ts" }],
+        },
+      ],
+    },
+  },
+  {
     files: CORE,
     ignores: TESTS,
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          paths: ["dockerode", "fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process", "@/lib/db"].map((name) => ({
+          paths: ["dockerode", "fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process", "@/db/client"].map((name) => ({
             name,
             message: "core/ is pure: no Docker, database or files",
           })),
           patterns: [
-            { group: ["@prisma/*", "@/lib/generated/*", ...DATA_MODULES, "@/evaluator/sandbox", "@/evaluator/sandbox/*", "@/evaluator/queue", "@/evaluator/queue/*"], message: "the pure core takes plain data: no Docker, database or queue" },
+            { group: ["@prisma/*", "@/db/generated/*", ...DATA_MODULES, "@/evaluator/sandbox", "@/evaluator/sandbox/*", "@/evaluator/queue", "@/evaluator/queue/*"], message: "the pure core takes plain data: no Docker, database or queue" },
             NO_DEMO,
           ],
         },
@@ -89,7 +102,7 @@ export default defineConfig([
           patterns: [
             {
               // …and the notification row an evaluation's end writes in its own transaction (lib/notifications/record.ts)
-              group: ["@/lib/*", "!@/lib/db", "!@/lib/db-url", "!@/lib/generated", "@/lib/generated/*", "!@/lib/generated/*", "!@/lib/notifications", "@/lib/notifications/*", "!@/lib/notifications/record"],
+              group: ["@/lib/*", "!@/lib/notifications", "@/lib/notifications/*", "!@/lib/notifications/record"],
               message: "the queue imports no portal feature: it is handed loaders (lib/queue-loaders.ts)",
             },
             NO_DEMO,
@@ -146,7 +159,7 @@ export default defineConfig([
         "error",
         {
           patterns: [
-            { group: [...DATA_MODULES, "@/lib/db"], allowTypeImports: true, message: "components render what pages pass them: types from the data layer, never its functions" },
+            { group: [...DATA_MODULES, "@/db/client"], allowTypeImports: true, message: "components render what pages pass them: types from the data layer, never its functions" },
           ],
         },
       ],

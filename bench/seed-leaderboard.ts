@@ -162,7 +162,7 @@ async function main(): Promise<void> {
   for (const f of [file, `${file}-journal`, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
   execFileSync(process.execPath, [join(ROOT, "bin", "chainswe.mjs"), "db", "migrate"], { env: { ...process.env, DATABASE_URL: url }, stdio: "inherit" });
   process.env.DATABASE_URL = url;
-  const { db } = await import("@/lib/db");
+  const { db } = await import("@/db/client");
   const { columnJson } = await import("@/core/schemas/columns");
   const { storedChainsSchema, storedScoresSchema } = await import("@/lib/leaderboard/aggregates");
   const t0 = Date.now();

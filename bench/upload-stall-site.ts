@@ -77,7 +77,7 @@ async function seedTeam(dbUrl: string): Promise<{ token: string; system: string 
   const { createTeam } = await import("@/lib/teams/data");
   const { createSystem } = await import("@/lib/teams/systems");
   const { createApiToken } = await import("@/lib/accounts/api-tokens");
-  const { db } = await import("@/lib/db");
+  const { db } = await import("@/db/client");
   const { id } = await createUser({ username: "stall-bench", password: randomBytes(12).toString("hex") });
   const viewer = { id, username: "stall-bench", name: "stall-bench", isReviewer: false, isSiteAdmin: false, teams: [] };
   const team = await createTeam(viewer, { name: "Stall bench" });

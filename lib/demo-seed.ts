@@ -8,7 +8,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { modeSchema } from "@/core/schemas/prediction";
 import { importDataset, setVersionRules } from "@/lib/dataset/data";
 import { checkManifest, type RuleBreach, type RunManifest, type VersionRules } from "@/core/schemas/manifest";

@@ -1,5 +1,5 @@
 /** Facts the site header shows on every page. */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 
 export type HeaderFacts = { datasetVersion: string | null; newestResult: Date | null };
 

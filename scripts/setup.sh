@@ -9,10 +9,10 @@ node_modules_and_clients() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     npm ci --no-audit --no-fund >/dev/null || return
   fi
-  # the Prisma clients (lib/generated/prisma for SQLite, lib/generated/prisma-pg for PostgreSQL; not
+  # the Prisma clients (db/generated/prisma for SQLite, db/generated/prisma-pg for PostgreSQL; not
   # committed), remade when the schema changed; the URL only picks the schema (prisma.config.ts), nothing connects
-  [ lib/generated/prisma/client.ts -nt prisma/schema.prisma ] || DATABASE_URL=file:./data/chainswe.db npx prisma generate >/dev/null || return
-  [ lib/generated/prisma-pg/client.ts -nt prisma/postgresql/schema.prisma ] ||
+  [ db/generated/prisma/client.ts -nt prisma/schema.prisma ] || DATABASE_URL=file:./data/chainswe.db npx prisma generate >/dev/null || return
+  [ db/generated/prisma-pg/client.ts -nt prisma/postgresql/schema.prisma ] ||
     DATABASE_URL=postgresql://localhost/generate-only npx prisma generate >/dev/null
 }
 # host tools the tests use directly (the replay-script tests run git and patch on the host)

@@ -3,11 +3,11 @@
  * portal's database, whole or not at all.
  * `chainswe dataset rules <version> [file]`: a version's rules for run manifests.
  * `chainswe db migrate`: the committed migrations applied to DATABASE_URL
- * (SQLite or PostgreSQL: lib/db-migrate.ts).
+ * (SQLite or PostgreSQL: db/migrate.ts).
  */
 import type { Command } from "commander";
 import { env } from "@/env";
-import { migrateDatabase } from "@/lib/db-migrate";
+import { migrateDatabase } from "@/db/migrate";
 import { z } from "zod";
 import { parseOptions, readableFile } from "./options";
 

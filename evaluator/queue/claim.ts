@@ -9,7 +9,7 @@
  * against another process doing the same (SQLITE_BUSY with no wait), while a
  * single UPDATE takes the write lock first and waits its turn.
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { claimedJobSchema, type ClaimedJob, type QueuePolicy } from "./payload";
 import { runnableJobWhere } from "./policy";
 import { settleSubmission } from "./settle";

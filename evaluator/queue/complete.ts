@@ -10,7 +10,7 @@
  * key refuses a second row for a bug should that check ever be bypassed.
  */
 import type { BugArtifacts } from "@/evaluator/replay";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { assertOneChain, bugResultRow, textBytes } from "./results";
 import type { SubmissionStatus } from "@/core/schemas/columns";
 import { settleSubmission } from "./settle";

@@ -9,7 +9,7 @@
  * statement is the conditional update, so it checks the lease and takes the
  * write lock at once.
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import type { QueuePolicy } from "./payload";
 import { failureOutcome, type FailureOutcome } from "./policy";
 import { settleSubmission } from "./settle";

@@ -3,7 +3,7 @@
  * job can: a worker whose lease ran out and was claimed by another (or whose
  * job was cancelled) gets false and must stop working on the chain.
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 
 export type HeartbeatOptions = { jobId: string; workerId: string; leaseMs: number; now?: Date };
 

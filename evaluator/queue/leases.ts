@@ -4,7 +4,7 @@
  * database still wants. Reads only; every write goes through claim, heartbeat,
  * complete, fail and release, checked against the lease.
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 
 export type HeldLease = { jobId: string; leaseOwner: string };
 

@@ -5,7 +5,8 @@
  * and of a submission's evaluation status; the portal's data layer calls
  * these inside its own transactions (with its authorization and audit rows).
  */
-import { settleSubmission, type Tx } from "./settle";
+import type { Tx } from "@/db/tx";
+import { settleSubmission } from "./settle";
 
 /** One job per chain, queued, in dataset order: claims take the oldest job first, ties broken by id, and cuids grow. */
 export async function enqueueChains(tx: Tx, submissionId: string, continuousIds: string[]): Promise<void> {

@@ -10,7 +10,7 @@
  * over, cancelled, re-run) writes nothing. A new attempt starts empty: the
  * claim resets the column (claim.ts).
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { columnJson, jobProgressSchema, parseColumn, type JobProgress } from "@/core/schemas/columns";
 
 export type BugProgress = JobProgress[number];

@@ -9,9 +9,9 @@
 import { createHash } from "node:crypto";
 import { env } from "@/env";
 import { docker } from "@/evaluator/sandbox";
-import { sqliteFilePath } from "@/lib/db-url";
+import { sqliteFilePath } from "@/db/url";
 import { QUEUE_LABEL } from "./labels";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { coerceError } from "@/core/errors";
 import type { ClaimedJob } from "./payload";
 

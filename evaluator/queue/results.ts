@@ -4,7 +4,7 @@
  * Every JSON column goes through columnJson, so nothing malformed is stored.
  */
 import type { BugArtifacts } from "@/evaluator/replay";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/db/generated/prisma/client";
 import { columnJson, fileListSchema, testSplitSchema } from "@/core/schemas/columns";
 
 /**

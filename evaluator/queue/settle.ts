@@ -5,12 +5,10 @@
  * evaluation that ends completed or failed leaves the team a notification in
  * the same transaction.
  */
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordNotification, settledEvent } from "@/lib/notifications/record";
 import { jobStatusSchema, submissionStatusSchema, type SubmissionStatus } from "@/core/schemas/columns";
+import type { Tx } from "@/db/tx";
 import { settledSubmissionStatus } from "./policy";
-
-export type Tx = Prisma.TransactionClient;
 
 export async function settleSubmission(tx: Tx, submissionId: string): Promise<SubmissionStatus> {
   const submission = await tx.submission.findUniqueOrThrow({ where: { id: submissionId }, select: { status: true } });

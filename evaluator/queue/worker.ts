@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { defaultLimits, type SandboxLimits } from "@/evaluator/sandbox";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { coerceError } from "@/core/errors";
 import { claimJob } from "./claim";
 import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type QueueLoaders, type QueuePolicy } from "./payload";

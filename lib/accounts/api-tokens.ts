@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { oneLine } from "@/core/schemas/text";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { apiTokenScopesSchema, columnJson, parseColumn, type ApiTokenScopes } from "@/core/schemas/columns";
 import { viewerById, type Viewer } from "@/lib/accounts/users";
 

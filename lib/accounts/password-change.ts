@@ -12,7 +12,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { limitedSignIn } from "@/lib/auth/login-attempts";
 import { type RateStore } from "@/lib/accounts/rate-events";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { closeOtherSessions } from "./sessions";
 import { FieldError, LimitError } from "@/core/errors";
 import { authenticate, passwordSchema, type Viewer } from "./users";

@@ -3,7 +3,7 @@
  * in the RateEvent table: every site process sees the same ones, and a
  * restart forgets nothing.
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 
 export interface RateStore {
   /** Records an event under `key` at `at`; answers the key's events after `since`, oldest first, this one last. */

@@ -4,7 +4,7 @@
  * in (lib/auth/options.ts). The row's id travels in the signed cookie only.
  */
 import { randomBytes } from "node:crypto";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 
 /** Opens a session for `userId`; answers its id. */
 export async function openSession(userId: string, maxAgeS: number): Promise<string> {

@@ -7,7 +7,7 @@
  */
 import { type RateStore } from "@/lib/accounts/rate-events";
 import { countUsernameProbe, signUpAllowed } from "@/lib/auth/login-attempts";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { LimitError } from "@/core/errors";
 import { createUser, signUpSchema, usernameTaken } from "./users";
 

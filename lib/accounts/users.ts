@@ -8,7 +8,7 @@ import { z } from "zod";
 import { oneLine } from "@/core/schemas/text";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { FieldError, NotFoundError } from "@/core/errors";
 import { teamRoleSchema, type TeamRole } from "@/core/schemas/columns";
 

@@ -7,7 +7,7 @@
 import { chainErrorBreakdownOf, chainErrorBreakdownSchema, seqModeSchema, type ChainError, type ChainErrorBreakdown, type SeqMode } from "@/core/analysis";
 import type { AnalysisQuery } from "@/lib/analysis/url";
 import { filterChainErrors, sumBreakdowns, type CombinedBreakdown } from "@/lib/analysis/view";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { parseColumn } from "@/core/schemas/columns";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
 import { versionsNewestFirst } from "@/lib/leaderboard/data";

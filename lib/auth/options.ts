@@ -16,7 +16,7 @@ import GitHubProvider from "next-auth/providers/github";
 import { env } from "@/env";
 import { closeSession, openSession, sessionIsOpen } from "@/lib/accounts/sessions";
 import { authenticate } from "@/lib/accounts/users";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { requestPeer } from "@/lib/form-action";
 import { rateStore } from "@/lib/accounts/rate-events";
 import { clientAddress, limitedSignIn } from "./login-attempts";
@@ -28,7 +28,7 @@ export const githubEnabled = (): boolean => !!(env().GITHUB_ID && env().GITHUB_S
 export function authOptions(): NextAuthOptions {
   const { GITHUB_ID, GITHUB_SECRET, NEXTAUTH_SECRET } = env();
   return {
-    // the adapter is typed against @prisma/client; ours is generated into lib/generated with the same models
+    // the adapter is typed against @prisma/client; ours is generated into db/generated with the same models
     adapter: PrismaAdapter(db as unknown as Parameters<typeof PrismaAdapter>[0]),
     secret: NEXTAUTH_SECRET,
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },

@@ -9,7 +9,7 @@ import { MODE_LABELS, pairedComparison, type PairedComparison } from "@/core/sco
 import type { CompareQuery } from "@/lib/compare/url";
 import type { Viewer } from "@/lib/authz";
 import { chainWinLoss, scatterPoints, type ChainWinLoss, type ScatterPoint } from "@/lib/compare/view";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { FieldError } from "@/core/errors";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { getLeaderboard, type LeaderboardRow } from "@/lib/leaderboard/data";

@@ -6,7 +6,7 @@
  */
 import { touchedFiles } from "@/core/diff";
 import type { PositionSet } from "@/core/scoring";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { repositoryRows, type BugOutcome, type DatasetBugRow, type DatasetChainRow, type DatasetVersionRow, type RepositoryRow } from "@/lib/dataset/view";
 import { bugSolveRates, chainSolveRates, positionSolveRates, standingSubmissions, type Population, type PositionSolveRate, type PublicOutcome } from "@/lib/dataset/solve-rates";
 import { datasetModesSchema, datasetStatsSchema, parseColumn, testIdsSchema } from "@/core/schemas/columns";

@@ -16,7 +16,7 @@ const UNITS = join(ROOT, "tests", "fixtures", "inputs", "units-chains.jsonl");
 
 let dir: string;
 let data: typeof import("@/lib/dataset/data");
-let db: typeof import("@/lib/db").db;
+let db: typeof import("@/db/client").db;
 let close: () => Promise<void>;
 
 /** What the database holds, to show a failed import wrote nothing. */

@@ -12,10 +12,10 @@
 import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/lib/dataset/stats";
-import { db, isUniqueViolation } from "@/lib/db";
+import { db, isUniqueViolation } from "@/db/client";
 import { versionRulesSchema, type VersionRules } from "@/core/schemas/manifest";
-import { Prisma } from "@/lib/generated/prisma/client";
-import type { Bug as BugRow, Chain as ChainRow } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/db/generated/prisma/client";
+import type { Bug as BugRow, Chain as ChainRow } from "@/db/generated/prisma/client";
 import { chainSchema, type Bug, type Chain } from "@/core/schemas/dataset";
 import {
   columnJson,

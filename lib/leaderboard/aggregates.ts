@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { chainErrorBreakdown, chainErrorBreakdownSchema, chainErrors, chainErrorSchema } from "@/core/analysis";
 import { POSITION_SETS, SCORINGS, chainRecordSchema, chainRecords, runScoresSchema, scoreRun, type ChainRecord } from "@/core/scoring";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { columnJson, parseColumn } from "@/core/schemas/columns";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 

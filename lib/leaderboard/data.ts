@@ -36,7 +36,7 @@ import {
   type RunScores,
   type RunValues,
 } from "@/core/scoring";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { parseColumn, systemLinksSchema } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/manifest";

@@ -4,7 +4,7 @@
  * submission as of the row's computedAt: a recomputation (or a re-run, which
  * deletes the row) is seen on the next request.
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 
 export type ScoreCache<T> = Map<string, { computedAt: number; value: T }>;
 

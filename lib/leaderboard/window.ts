@@ -7,7 +7,7 @@
  * release.
  */
 import { chainRecords, chainsInWindow, isWindowSet, type BugWindow, type ChainRecord, type DatedChain, type WindowKeeps } from "@/core/scoring";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { columnJson } from "@/core/schemas/columns";
 import { parseStoredChains, storedChainsSchema } from "@/lib/leaderboard/aggregates";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";

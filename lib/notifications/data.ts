@@ -4,7 +4,7 @@
  * (User.notificationsReadAt, set by "Mark all read"): everything made before it is read.
  */
 import type { Viewer } from "@/lib/accounts/users";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { UnauthorizedError } from "@/core/errors";
 import { notificationEventSchema, type NotificationEvent } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";

@@ -7,7 +7,7 @@
  * this file reads, writes and sends.
  */
 import { env } from "@/env";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { coerceError } from "@/core/errors";
 import { deliveryChannelSchema, notificationEventSchema, type DeliveryChannel } from "@/core/schemas/columns";
 import { afterAttempt } from "./backoff";

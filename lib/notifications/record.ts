@@ -10,11 +10,9 @@
  * transaction; both statements here are a read by primary key and an insert
  * of rows that reference it, which fail only when the database does.)
  */
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Tx } from "@/db/tx";
 import { coerceError } from "@/core/errors";
 import type { NotificationEvent, SubmissionStatus } from "@/core/schemas/columns";
-
-type Tx = Prisma.TransactionClient;
 
 export type NotificationInput = { submissionId: string; event: NotificationEvent; reason?: string | null; now?: Date };
 

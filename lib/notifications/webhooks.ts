@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { Viewer } from "@/lib/accounts/users";
 import { rateStore, takeRateSlot } from "@/lib/accounts/rate-events";
 import { isTeamAdmin } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { FieldError, LimitError } from "@/core/errors";
 import { deliveryChannelSchema, deliveryStatusSchema, type DeliveryChannel, type DeliveryStatus } from "@/core/schemas/columns";
 import { assertTeamAdmin, teamForChange } from "@/lib/teams/data";

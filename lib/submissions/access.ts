@@ -4,7 +4,7 @@
  * not read is NotFoundError, whether it exists or not.
  */
 import { canActForTeam, canReadSubmission, canReview, type Viewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { NotFoundError } from "@/core/errors";
 import {
   submissionStatusSchema,

@@ -9,7 +9,7 @@ import { bugKey, bundleFiles } from "@/evaluator/bundle";
 import { bundleArchive } from "@/evaluator/bundle/archive";
 import { imageFacts } from "@/evaluator/bundle/environment";
 import type { Viewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { getChains } from "@/lib/dataset/data";
 import { FieldError } from "@/core/errors";
 import { readableSubmission } from "@/lib/submissions/access";

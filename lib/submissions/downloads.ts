@@ -5,7 +5,7 @@
  */
 import { resultLine } from "@/evaluator/replay/output";
 import { canReadTrajectories, type Viewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { NotFoundError } from "@/core/errors";
 import { parseColumn } from "@/core/schemas/columns";
 import { predictionMetaSchema } from "@/core/schemas/prediction";

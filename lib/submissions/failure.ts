@@ -13,7 +13,7 @@
 import { causeSchema, type Cause } from "@/core/analysis";
 import { touchedFiles } from "@/core/diff";
 import { canReadSubmission, type Viewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { NotFoundError } from "@/core/errors";
 import { diffFiles, type DiffFileView } from "@/lib/submissions/diff-view";
 import { fileSetRows, type FileSetRow } from "@/lib/submissions/failure-view";

@@ -7,9 +7,9 @@
  */
 import { z } from "zod";
 import { isReviewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { FieldError } from "@/core/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/db/generated/prisma/client";
 import {
   submissionStatusSchema,
   visibilitySchema,

@@ -5,7 +5,7 @@
  * also lists its bugs: final from BugResult rows once the chain is handed in,
  * provisional from EvaluationJob.progress while it runs (evaluator/queue/progress.ts).
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import {
   jobProgressSchema,
   jobStatusSchema,

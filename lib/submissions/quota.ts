@@ -9,9 +9,9 @@
  * the submission gives no slot back (upload, cancel, repeat once filled the
  * database without limit).
  */
-import type { Tx } from "@/evaluator/queue/settle";
+import type { Tx } from "@/db/tx";
 import { rateStore } from "@/lib/accounts/rate-events";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { LimitError } from "@/core/errors";
 import { utcMinute } from "@/core/format";
 

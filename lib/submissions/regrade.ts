@@ -13,7 +13,7 @@ import { z } from "zod";
 import { GRADER_VERSION, PACKAGE_VERSION } from "@/core/grading";
 import { regradeStored, type DirRegrade } from "@/evaluator/regrade";
 import { isTeamMember, type Viewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { NotFoundError } from "@/core/errors";
 import { columnJson, parseColumn, testSplitSchema, type AuditAction } from "@/core/schemas/columns";
 import { modeSchema } from "@/core/schemas/prediction";

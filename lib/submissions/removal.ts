@@ -8,9 +8,9 @@
  * (./quota.ts). So nothing a team can make is stored for good unless it keeps
  * it within its storage (./storage.ts).
  */
-import type { Tx } from "@/evaluator/queue/settle";
+import type { Tx } from "@/db/tx";
 import type { Viewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { ForbiddenError } from "@/core/errors";
 import { utcWhen } from "@/core/format";
 import { refreshAggregates } from "@/lib/leaderboard/aggregates";

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { cancelEvaluation, requeueEvaluation, type CancelOutcome } from "@/evaluator/queue/lifecycle";
 import { canReview, type Viewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { FieldError, ForbiddenError, NotFoundError } from "@/core/errors";
 import { recordNotification } from "@/lib/notifications/record";
 import { visibilitySchema, type AuditAction, type NotificationEvent, type Visibility } from "@/core/schemas/columns";

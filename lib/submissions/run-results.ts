@@ -7,11 +7,11 @@
  */
 import { defaultLimits } from "@/evaluator/sandbox/limits";
 import type { RunResults } from "@/core/scoring";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { parseColumn, testSplitSchema } from "@/core/schemas/columns";
 import { modeSchema, predictionMetaSchema, type Mode } from "@/core/schemas/prediction";
 import { applyMethodSchema, fingerprintSchema, gradedBugSchema, type GradedBug } from "@/core/schemas/results";
-import type { BugResult } from "@/lib/generated/prisma/client";
+import type { BugResult } from "@/db/generated/prisma/client";
 
 type StoredResult = Omit<BugResult, "log" | "id" | "submissionId" | "gradedAt">;
 

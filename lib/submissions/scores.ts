@@ -3,7 +3,7 @@
  * intervals), computed with core/scoring from its graded chains.
  */
 import { applyScoring, headlineRates, NO_EFFORT, resolveBootstrap, type ChainOutcome, type Estimate } from "@/core/scoring";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 
 

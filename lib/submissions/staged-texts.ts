@@ -12,8 +12,8 @@
  * by a crash go after a day (the next upload's staging deletes them).
  */
 import { randomUUID } from "node:crypto";
-import { dbEngine } from "@/lib/db-schema";
-import { sqliteFilePath } from "@/lib/db-url";
+import { dbEngine } from "@/db/schema";
+import { sqliteFilePath } from "@/db/url";
 
 /** A text the thread staged: where the storing transaction finds it. */
 export type StagedText = { staged: string };

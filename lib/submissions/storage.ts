@@ -7,8 +7,8 @@
  * can take a team past it by what they write. Deleting a submission frees its
  * bytes (./removal.ts).
  */
-import type { Tx } from "@/evaluator/queue/settle";
-import { db } from "@/lib/db";
+import type { Tx } from "@/db/tx";
+import { db } from "@/db/client";
 import { LimitError } from "@/core/errors";
 
 /** Whose submissions count together against one limit: a team's, or those a user uploaded. */

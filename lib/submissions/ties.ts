@@ -6,7 +6,7 @@
  * audit row of a team action on it by the viewer). Read from the database;
  * the rule that weighs them is pure.
  */
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import type { AuditAction } from "@/core/schemas/columns";
 import { openInvitationsSince } from "@/lib/teams/invitations";
 import type { SubmissionTies } from "@/lib/submissions/visibility";

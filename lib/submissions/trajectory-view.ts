@@ -6,7 +6,7 @@
  * into the bug's start state.
  */
 import { canReadTrajectories, type Viewer } from "@/lib/authz";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { shortcutHitsSchema, shortcutKinds, type ShortcutHit, type ShortcutKind } from "@/core/trajectory/shortcuts";
 import { clipItems, codePointSlice, pageOfCall, pageSpan, parseTimeline, timelinePage, timelinePages, type Timeline } from "@/core/trajectory/timeline";
 import { parseColumn, type Visibility } from "@/core/schemas/columns";

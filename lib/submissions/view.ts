@@ -12,7 +12,7 @@
 import { canReadSubmission, canReadTrajectories, type Viewer } from "@/lib/authz";
 import { shortcutHitsSchema, shortcutKinds, type ShortcutKind } from "@/core/trajectory/shortcuts";
 import { failurePageUrl } from "@/lib/submissions/urls";
-import { db } from "@/lib/db";
+import { db } from "@/db/client";
 import { NotFoundError } from "@/core/errors";
 import {
   parseColumn,

@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { oneLine } from "@/core/schemas/text";
 import { isTeamAdmin, isTeamMember } from "@/lib/authz";
-import { db, isUniqueViolation } from "@/lib/db";
+import { db, isUniqueViolation } from "@/db/client";
 import { FieldError, ForbiddenError, NotFoundError, UnauthorizedError } from "@/core/errors";
 import { teamRoleSchema, type TeamRole } from "@/core/schemas/columns";
 import { systemRowSelect, teamSlug, toSystemRow, type SystemRow } from "@/lib/teams/systems";

@@ -15,7 +15,7 @@ import { env } from "@/env";
 import { rateStore } from "@/lib/accounts/rate-events";
 import { countUsernameProbe } from "@/lib/auth/login-attempts";
 import { isTeamAdmin } from "@/lib/authz";
-import { db, isUniqueViolation } from "@/lib/db";
+import { db, isUniqueViolation } from "@/db/client";
 import { FieldError, ForbiddenError, LimitError, NotFoundError, UnauthorizedError } from "@/core/errors";
 import { teamRoleSchema, type TeamRole } from "@/core/schemas/columns";
 import { usernameSchema, type Viewer } from "@/lib/accounts/users";

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { oneLine } from "@/core/schemas/text";
 import { daySchema } from "@/core/scoring/window";
 import { canActForTeam } from "@/lib/authz";
-import { db, isUniqueViolation } from "@/lib/db";
+import { db, isUniqueViolation } from "@/db/client";
 import { FieldError, NotFoundError, UnauthorizedError, ForbiddenError } from "@/core/errors";
 import { columnJson, parseColumn, systemLinksSchema, type SystemLinks } from "@/core/schemas/columns";
 import type { Viewer } from "@/lib/accounts/users";

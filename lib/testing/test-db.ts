@@ -2,11 +2,11 @@
  * For tests that need the database: a real SQLite file in a temp dir, or, with
  * CHAINSWE_TEST_DB=postgresql (the "pg" test project), a fresh PostgreSQL
  * database on the local server (dropped afterwards), migrated with the
- * committed migrations (lib/db-migrate.ts), the demo dataset
+ * committed migrations (db/migrate.ts), the demo dataset
  * imported as "v1" unless told not to, and helpers to fake graded chains, a
  * completed submission of them, and the users who view it.
  * Modules that touch the database are imported after DATABASE_URL points at
- * the file, so the lib/db singleton opens it and nothing else.
+ * the file, so the db/client singleton opens it and nothing else.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -52,11 +52,11 @@ export async function openTestDb(opts: { importDemo?: boolean } = {}) {
   const dir = await mkdtemp(join(tmpdir(), "chainswe-db-"));
   const pg = testDbEngine() === "postgresql" ? await createPostgresDatabase() : null;
   const url = pg ? pg.url : `file:${join(dir, "test.db")}`;
-  const { migrateDatabase } = await import("@/lib/db-migrate");
+  const { migrateDatabase } = await import("@/db/migrate");
   await migrateDatabase(url, { quiet: true });
   vi.stubEnv("DATABASE_URL", url);
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
-  const { db } = await import("@/lib/db");
+  const { db } = await import("@/db/client");
   const datasets = await import("@/lib/dataset/data");
   if (opts.importDemo !== false) await datasets.importDataset(DEMO_DATASET, "v1");
   const submissions = await import("@/lib/submissions/data");

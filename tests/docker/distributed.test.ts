@@ -35,7 +35,7 @@ let pgUrl: string;
 let dropPg: () => Promise<void>;
 let redisPort: number;
 let redis: ChildProcess | undefined;
-let db: typeof import("@/lib/db").db;
+let db: typeof import("@/db/client").db;
 let submissions: typeof import("@/lib/submissions/data");
 const children = new Set<ChildProcess>();
 
@@ -151,11 +151,11 @@ beforeAll(async () => {
   const pg = await createPostgresDatabase("chainswe_dist");
   pgUrl = pg.url;
   dropPg = pg.drop;
-  const { migrateDatabase } = await import("@/lib/db-migrate");
+  const { migrateDatabase } = await import("@/db/migrate");
   await migrateDatabase(pgUrl, { quiet: true });
   vi.stubEnv("DATABASE_URL", pgUrl);
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
-  db = (await import("@/lib/db")).db;
+  db = (await import("@/db/client")).db;
   submissions = await import("@/lib/submissions/data");
   await (await import("@/lib/dataset/data")).importDataset(DEMO_DATASET, "v1");
   await ensureDemoImages(await loadDataset(DEMO_DATASET));

@@ -22,7 +22,7 @@ const GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
 
 let dir: string;
 let url: string;
-let db: typeof import("@/lib/db").db;
+let db: typeof import("@/db/client").db;
 let submissions: typeof import("@/lib/submissions/data");
 const children: ChildProcess[] = [];
 
@@ -53,7 +53,7 @@ beforeAll(async () => {
   vi.stubEnv("DATABASE_URL", url);
   vi.stubEnv("CHAINSWE_TEST_TIMEOUT_S", "120");
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
-  db = (await import("@/lib/db")).db;
+  db = (await import("@/db/client")).db;
   submissions = await import("@/lib/submissions/data");
   await (await import("@/lib/dataset/data")).importDataset(DEMO_DATASET, "v1");
   await ensureDemoImages(await loadDataset(DEMO_DATASET));

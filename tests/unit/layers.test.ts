@@ -22,6 +22,10 @@ const FORBIDDEN: [string, string, string][] = [
   ["core/planted.ts", `import { env } from "../env";`, "import/no-restricted-paths"],
   ["core/scoring/planted.ts", `import { toCsv } from "@/lib/csv";`, "import/no-restricted-paths"],
   ["core/schemas/planted.ts", `import { loadDataset } from "@/evaluator/dataset";`, "import/no-restricted-paths"],
+  ["core/planted.ts", `import { db } from "@/db/client";`, "import/no-restricted-paths"],
+  ["db/planted.ts", `import { toCsv } from "@/lib/csv";`, "import/no-restricted-paths"],
+  ["db/planted.ts", `import { loadDataset } from "@/evaluator/dataset";`, "import/no-restricted-paths"],
+  ["db/planted.ts", `import { portalLoaders } from "../lib/queue-loaders";`, "import/no-restricted-paths"],
 ];
 
 /** [layer file, allowed import] */
@@ -29,6 +33,9 @@ const ALLOWED: [string, string][] = [
   ["core/planted.ts", `import { InputError } from "@/core/errors";`],
   ["core/scoring/planted.ts", `import { isTestPath } from "../diff";`],
   ["core/planted.ts", `import { z } from "zod";`],
+  ["db/planted.ts", `import { env } from "@/env";`],
+  ["db/planted.ts", `import { InputError } from "@/core/errors";`],
+  ["db/planted.ts", `import { dbEngine } from "./schema";`],
 ];
 
 describe("the layer rules", () => {

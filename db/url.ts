@@ -1,5 +1,5 @@
 /**
- * Where a `DATABASE_URL` points on disk. Kept apart from lib/db.ts so that
+ * Where a `DATABASE_URL` points on disk. Kept apart from db/client.ts so that
  * prisma.config.ts can use it before `prisma generate` has made the client.
  */
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureDatabaseDir } from "./db-url";
+import { ensureDatabaseDir } from "./url";
 
 const dir = mkdtempSync(join(tmpdir(), "chainswe-dburl-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,10 +9,10 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "@/env";
-import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-pg/client";
-import { dbEngine } from "./db-schema";
-import { ensureDatabaseDir } from "./db-url";
+import { Prisma, PrismaClient } from "@/db/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "@/db/generated/prisma-pg/client";
+import { dbEngine } from "./schema";
+import { ensureDatabaseDir } from "./url";
 
 export type Db = PrismaClient;
 

@@ -1,7 +1,7 @@
 /** The PostgreSQL migration runner against a real server (the "pg" project). */
 import { afterEach, describe, expect, it } from "vitest";
-import { migrateDatabase } from "./db-migrate";
-import { createPostgresDatabase } from "./testing/test-db";
+import { migrateDatabase } from "./migrate";
+import { createPostgresDatabase } from "@/lib/testing/test-db";
 
 let drop: (() => Promise<void>) | undefined;
 afterEach(async () => {

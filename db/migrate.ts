@@ -14,7 +14,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PRISMA_LAYOUT, dbEngine } from "./db-schema";
+import { PRISMA_LAYOUT, dbEngine } from "./schema";
 import { inheritedEnv } from "@/env";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));

@@ -29,6 +29,6 @@ export function postgresSchema(sqliteSchema: string): string {
   };
   let text = swap(sqliteSchema, 'provider = "sqlite"', 'provider = "postgresql"');
   // the schema file sits one folder deeper, and the PostgreSQL client is a separate one
-  text = swap(text, 'output       = "../lib/generated/prisma"', 'output       = "../../lib/generated/prisma-pg"');
+  text = swap(text, 'output       = "../db/generated/prisma"', 'output       = "../../db/generated/prisma-pg"');
   return GENERATED_NOTE + text;
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PRISMA_LAYOUT, dbEngine, postgresSchema } from "./db-schema";
-import { migrationNames } from "./db-migrate";
+import { PRISMA_LAYOUT, dbEngine, postgresSchema } from "./schema";
+import { migrationNames } from "./migrate";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
