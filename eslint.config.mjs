@@ -21,7 +21,6 @@ const DATA_MODULES = readdirSync("lib", { recursive: true, encoding: "utf8" })
 const CORE = ["core/**"];
 /** The benchmark's code does not know the demo (the CLI's demo command aside): the demo registers itself (demo/agent.mjs). */
 const NO_DEMO = { group: ["@/demo/*"], message: "evaluator/ does not import the demo" };
-const QUEUE = ["evaluator/queue/**", "evaluator/distributed/**"];
 const TESTS = ["**/*.test.ts", "**/*.test.tsx", "tests/**", "lib/testing/**", "**/test-fixtures.ts"];
 
 /** What lib/ (the portal's data layer) may take from evaluator/: the dataset readers, the queue's API, re-grading, stored logs, the engine check. */
@@ -29,11 +28,27 @@ const LIB_MAY_IMPORT = [
   "dataset",
   "regrade",
   "bundle",
-  "queue",
   "sandbox",
 ].flatMap((m) => [`!@/evaluator/${m}`, `!@/evaluator/${m}/*`]);
 // of the replay engine, only how its stored logs and outputs read (a pattern cannot re-include below an excluded folder)
 const LIB_MAY_IMPORT_REPLAY = ["!@/evaluator/replay", "@/evaluator/replay/*", "!@/evaluator/replay/log", "!@/evaluator/replay/output"];
+
+/**
+ * The layers, lowest first, and what each may import besides itself and packages
+ * (README, "Layout"). core/ takes package.json for the grader's version; jobs/ is
+ * handed the portal's loaders (lib/queue-loaders.ts), it never imports lib/.
+ */
+const LAYERS = {
+  core: ["package.json"],
+  db: ["core", "env.ts"],
+  jobs: ["evaluator", "db", "core", "env.ts"],
+};
+const LAYER_ZONES = Object.entries(LAYERS).map(([layer, may]) => ({
+  target: `./${layer}`,
+  from: "./",
+  except: [`./${layer}`, "./node_modules", ...may.map((m) => `./${m}`)],
+  message: `${layer}/ imports only ${may.length ? may.join(", ") : "nothing of the project"}`,
+}));
 
 export default defineConfig([
   ...nextVitals,
@@ -46,31 +61,10 @@ export default defineConfig([
     },
   },
   {
-    // the layers' arrows run one way (README, "Layout"): core/ imports nothing of the project
-    // but package.json (the grader's version); tests are not a layer and may use fixtures
-    files: ["core/**"],
+    // the layers' arrows run one way (README, "Layout"); tests are not a layer and may use fixtures
+    files: ["**/*.{ts,tsx,mjs}"],
     ignores: TESTS,
-    rules: {
-      "import/no-restricted-paths": [
-        "error",
-        {
-          zones: [{ target: "./core", from: "./", except: ["./core", "./package.json", "./node_modules"], message: "core/ is the pure domain: it imports nothing of the project" }],
-        },
-      ],
-    },
-  },
-  {
-    // db/ (the Prisma client, its migrations, the transaction type) stands on core/ and env.ts alone
-    files: ["db/**"],
-    ignores: TESTS,
-    rules: {
-      "import/no-restricted-paths": [
-        "error",
-        {
-          zones: [{ target: "./db", from: "./", except: ["./db", "./core", "./env.ts", "./node_modules"], message: "db/ imports only core/ and env.ts" }],
-        },
-      ],
-    },
+    rules: { "import/no-restricted-paths": ["error", { zones: LAYER_ZONES }] },
   },
   {
     files: CORE,
@@ -84,7 +78,7 @@ export default defineConfig([
             message: "core/ is pure: no Docker, database or files",
           })),
           patterns: [
-            { group: ["@prisma/*", "@/db/generated/*", ...DATA_MODULES, "@/evaluator/sandbox", "@/evaluator/sandbox/*", "@/evaluator/queue", "@/evaluator/queue/*"], message: "the pure core takes plain data: no Docker, database or queue" },
+            { group: ["@prisma/*", "@/db/generated/*", ...DATA_MODULES, "@/evaluator/sandbox", "@/evaluator/sandbox/*", "@/jobs/queue", "@/jobs/queue/*"], message: "the pure core takes plain data: no Docker, database or queue" },
             NO_DEMO,
           ],
         },
@@ -92,48 +86,9 @@ export default defineConfig([
     },
   },
   {
-    // the queue and the distributed workers own job state; the portal's data layer reaches them as loaders (lib/queue-loaders.ts)
-    files: QUEUE,
-    ignores: TESTS,
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              // …and the notification row an evaluation's end writes in its own transaction (lib/notifications/record.ts)
-              group: ["@/lib/*", "!@/lib/notifications", "@/lib/notifications/*", "!@/lib/notifications/record"],
-              message: "the queue imports no portal feature: it is handed loaders (lib/queue-loaders.ts)",
-            },
-            NO_DEMO,
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // the dispatcher and the distributed workers reach job state only through evaluator/queue: one owner
-    files: ["evaluator/distributed/**"],
-    ignores: TESTS,
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["@/lib/*"],
-              message: "job state is the queue's: read and write it through evaluator/queue, which is handed the portal's loaders",
-            },
-            NO_DEMO,
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // one no-restricted-imports per file: the core and the queue carry NO_DEMO in their own blocks
+    // one no-restricted-imports per file: the core carries NO_DEMO in its own block
     files: ["evaluator/**"],
-    ignores: [...TESTS, ...QUEUE, "evaluator/cli/**"],
+    ignores: [...TESTS, "evaluator/cli/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [NO_DEMO] }] },
   },
   {
@@ -166,7 +121,7 @@ export default defineConfig([
     },
   },
   {
-    files: ["app/**", "components/**", "lib/**", "evaluator/**", "demo/**", "server.ts"],
+    files: ["app/**", "components/**", "lib/**", "jobs/**", "db/**", "core/**", "evaluator/**", "demo/**", "server.ts"],
     ignores: TESTS,
     rules: {
       "no-restricted-properties": ["error", { object: "process", property: "env", message: "settings are read through env.ts (env())" }],

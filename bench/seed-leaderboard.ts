@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { bugResultRow } from "@/evaluator/queue/results";
+import { bugResultRow } from "@/jobs/queue/results";
 import { POSITION_SETS, SCORINGS, chainRecords, scoreRun, type RunResults } from "@/core/scoring";
 import type { StoredScores } from "@/lib/leaderboard/aggregates";
 import type { GradedBug } from "@/core/schemas/results";
@@ -272,7 +272,7 @@ async function main(): Promise<void> {
         })),
       }),
       db.bugResult.createMany({
-        // the worker's own row mapping (evaluator/queue/results.ts), so the synthetic rows are stored as real ones
+        // the worker's own row mapping (jobs/queue/results.ts), so the synthetic rows are stored as real ones
         data: bugs.map((b) => ({
           ...bugResultRow(sub.id, {
             bug: b,

@@ -1,9 +1,9 @@
 /**
  * The portal's data layer as the evaluation queue reads it: handed to every
  * worker pool and dispatcher by the process that starts it, so that
- * evaluator/queue and evaluator/distributed import no portal feature.
+ * jobs/queue and jobs/distributed import no portal feature.
  */
-import type { QueueLoaders } from "@/evaluator/queue";
+import type { QueueLoaders } from "@/jobs/queue";
 import { getChain } from "@/lib/dataset/data";
 import { refreshAggregates } from "@/lib/leaderboard/aggregates";
 import { getChainPredictions } from "@/lib/submissions/data";

@@ -6,14 +6,14 @@
  * moment loses nothing (its leases run out and the chains are claimed again).
  * With CHAINSWE_QUEUE=bullmq the site replays nothing itself: it runs the
  * dispatcher, which hands chains to `chainswe worker --redis` processes on
- * other machines and stores their reports (evaluator/distributed).
+ * other machines and stores their reports (jobs/distributed).
  * Either way the site also runs the notification delivery loop
  * (lib/notifications/loop.ts): webhooks and e-mail are sent from the site only,
  * and the hourly cleanup of cancelled submissions (lib/submissions/removal.ts).
  */
 import { hostname } from "node:os";
 import { env } from "@/env";
-import { DEFAULT_QUEUE_POLICY, startWorkerPool, type WorkerPool } from "@/evaluator/queue";
+import { DEFAULT_QUEUE_POLICY, startWorkerPool, type WorkerPool } from "@/jobs/queue";
 import { assertEngine, defaultLimits } from "@/evaluator/sandbox";
 import { coerceError } from "@/core/errors";
 import { startDeliveryLoop, type DeliveryLoop } from "@/lib/notifications/loop";
@@ -49,7 +49,7 @@ function startSiteDeliveries(): void {
 async function startSiteDispatcher(redisUrl: string | undefined): Promise<void> {
   if (!redisUrl) throw new Error("CHAINSWE_QUEUE=bullmq needs REDIS_URL");
   const e = env();
-  const { startDispatcher } = await import("@/evaluator/distributed/dispatcher");
+  const { startDispatcher } = await import("@/jobs/distributed/dispatcher");
   const dispatcher = startDispatcher({
     redisUrl,
     loaders: portalLoaders,

@@ -81,7 +81,7 @@ async function workerCommand(raw: Record<string, unknown>): Promise<void> {
   const redisUrl = flags.redis ?? (e.CHAINSWE_QUEUE === "bullmq" ? e.REDIS_URL : undefined);
   if (redisUrl) {
     // the distributed worker: Redis and a Docker engine, never the database
-    const { startDistributedWorker } = await import("@/evaluator/distributed/worker");
+    const { startDistributedWorker } = await import("@/jobs/distributed/worker");
     // without an engine it still runs: its chains fail as retryable environment errors, never as grades
     await assertEngine().catch((err: unknown) => logLine(`${(err as Error).message}; its chains will fail as environment errors and be retried`));
     const worker = await startDistributedWorker({
@@ -95,7 +95,7 @@ async function workerCommand(raw: Record<string, unknown>): Promise<void> {
     await untilStopped(() => worker.stop({ release: true }));
     return;
   }
-  const { startWorkerPool } = await import("@/evaluator/queue");
+  const { startWorkerPool } = await import("@/jobs/queue");
   const { portalLoaders } = await import("@/lib/queue-loaders");
   await assertEngine();
   const pool = startWorkerPool({
@@ -116,8 +116,8 @@ async function dispatcherCommand(raw: Record<string, unknown>): Promise<void> {
   const e = env();
   const redisUrl = flags.redis ?? e.REDIS_URL;
   if (!redisUrl) throw new UsageError("dispatcher", [{ field: "--redis", message: "give --redis or set REDIS_URL" }]);
-  const { startDispatcher } = await import("@/evaluator/distributed/dispatcher");
-  const { DEFAULT_QUEUE_POLICY } = await import("@/evaluator/queue");
+  const { startDispatcher } = await import("@/jobs/distributed/dispatcher");
+  const { DEFAULT_QUEUE_POLICY } = await import("@/jobs/queue");
   const { portalLoaders } = await import("@/lib/queue-loaders");
   const dispatcher = startDispatcher({
     redisUrl,

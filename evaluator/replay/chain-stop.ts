@@ -3,8 +3,8 @@
  * job, a cancel on the site. The first reason wins; the chain's containers go
  * at once, so the replay's next exec fails, and `throwIfStopped` (handed to
  * replayInSandbox as checkStopped) ends it between steps. The embedded worker
- * (evaluator/queue/run-job.ts) and the distributed one
- * (evaluator/distributed/worker/) both stop their chains with it.
+ * (jobs/queue/run-job.ts) and the distributed one
+ * (jobs/distributed/worker/) both stop their chains with it.
  */
 import type { ChainContainers } from "@/evaluator/sandbox";
 import { EnvironmentError } from "@/core/errors";

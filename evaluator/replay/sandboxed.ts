@@ -1,8 +1,8 @@
 /**
  * One chain replayed in a fresh sandbox that is removed whatever happens: the
  * part of a queue job that needs Docker and nothing else, shared by the
- * database-backed worker (evaluator/queue/run-job.ts) and the distributed one
- * (evaluator/distributed/worker/). `onSandbox` hands the chain's containers
+ * database-backed worker (jobs/queue/run-job.ts) and the distributed one
+ * (jobs/distributed/worker/). `onSandbox` hands the chain's containers
  * to the caller so it can stop the chain early (removing them makes the
  * replay's next exec fail).
  */

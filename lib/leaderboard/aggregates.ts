@@ -6,7 +6,7 @@
  * evaluator's pure functions over `runResultsForSubmission`, so the portal's
  * numbers are `chainswe report`'s numbers.
  *
- * Refreshed by the worker when a submission completes (evaluator/queue/run-job.ts),
+ * Refreshed by the worker when a submission completes (jobs/queue/run-job.ts),
  * removed when a reviewer re-runs it, and rebuilt whole by
  * `chainswe aggregates refresh` (e.g. after an upgrade changes a formula).
  */

@@ -14,7 +14,7 @@ import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import type { DeliverySettings } from "./deliveries";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
-let queue: typeof import("@/evaluator/queue");
+let queue: typeof import("@/jobs/queue");
 let review: typeof import("@/lib/submissions/review");
 let deliveries: typeof import("./deliveries");
 let webhooks: typeof import("./webhooks");
@@ -39,7 +39,7 @@ async function viewer(username: string, opts: { team?: "admin" | "member"; email
 
 beforeAll(async () => {
   t = await openTestDb();
-  queue = await import("@/evaluator/queue");
+  queue = await import("@/jobs/queue");
   review = await import("@/lib/submissions/review");
   deliveries = await import("./deliveries");
   webhooks = await import("./webhooks");

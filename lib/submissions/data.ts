@@ -12,8 +12,8 @@ import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
 import { loadPredictions, type Predictions } from "@/evaluator/dataset";
 import type { PredictionLimits } from "@/evaluator/dataset/predictions";
-import { cancelEvaluation, enqueueChains, type CancelOutcome } from "@/evaluator/queue/lifecycle";
-import { textBytes } from "@/evaluator/queue/results";
+import { cancelEvaluation, enqueueChains, type CancelOutcome } from "@/jobs/queue/lifecycle";
+import { textBytes } from "@/jobs/queue/results";
 import type { Tx } from "@/db/tx";
 import { env } from "@/env";
 import { db, isUniqueViolation } from "@/db/client";
@@ -334,7 +334,7 @@ export async function getChainPredictions(submissionId: string, continuousId: st
 }
 
 /**
- * The team's cancel (evaluator/queue/lifecycle.ts cancelEvaluation), for the
+ * The team's cancel (jobs/queue/lifecycle.ts cancelEvaluation), for the
  * CLI and the tests. Authorization and the audit row: cancelSubmissionFor
  * (lib/submissions/review.ts).
  */

@@ -1,9 +1,9 @@
 /**
  * How far a submission's evaluation has got: what the submission page polls
  * and `chainswe worker` users watch. Chains count jobs; bugs count BugResults,
- * which land a whole chain at a time (evaluator/queue/complete.ts). Each job
+ * which land a whole chain at a time (jobs/queue/complete.ts). Each job
  * also lists its bugs: final from BugResult rows once the chain is handed in,
- * provisional from EvaluationJob.progress while it runs (evaluator/queue/progress.ts).
+ * provisional from EvaluationJob.progress while it runs (jobs/queue/progress.ts).
  */
 import { db } from "@/db/client";
 import {

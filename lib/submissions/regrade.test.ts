@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRADER_VERSION } from "@/core/grading";
-import { bugResultRow } from "@/evaluator/queue/results";
+import { bugResultRow } from "@/jobs/queue/results";
 import { bugLogText } from "@/evaluator/replay/log";
 import type { BugArtifacts } from "@/evaluator/replay";
 import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";

@@ -10,8 +10,8 @@ import { DEMO_GOLD_SEQ, fakeGradedChain, gradeQueuedChains, openTestDb, TEST_QUE
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let vis: typeof import("@/lib/submissions/review");
-let queue: typeof import("@/evaluator/queue");
-let progress: typeof import("@/evaluator/queue/progress");
+let queue: typeof import("@/jobs/queue");
+let progress: typeof import("@/jobs/queue/progress");
 let member: Viewer;
 let outsider: Viewer;
 let reviewer: Viewer;
@@ -25,8 +25,8 @@ const CHAINS = ["inikit-chain-1", "moneyx-chain-1"];
 beforeAll(async () => {
   t = await openTestDb();
   vis = await import("@/lib/submissions/review");
-  queue = await import("@/evaluator/queue");
-  progress = await import("@/evaluator/queue/progress");
+  queue = await import("@/jobs/queue");
+  progress = await import("@/jobs/queue/progress");
   const { ensureSystem } = await import("@/lib/teams/systems");
   systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent" });
   const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });

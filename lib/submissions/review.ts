@@ -10,11 +10,11 @@
  * so a change made meanwhile by someone else is refused, not overwritten.
  */
 import { z } from "zod";
-import { cancelEvaluation, requeueEvaluation, type CancelOutcome } from "@/evaluator/queue/lifecycle";
+import { cancelEvaluation, requeueEvaluation, type CancelOutcome } from "@/jobs/queue/lifecycle";
 import { canReview, type Viewer } from "@/lib/authz";
 import { db } from "@/db/client";
 import { FieldError, ForbiddenError, NotFoundError } from "@/core/errors";
-import { recordNotification } from "@/lib/notifications/record";
+import { recordNotification } from "@/jobs/queue/notify";
 import { visibilitySchema, type AuditAction, type NotificationEvent, type Visibility } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { decisionConflict, isEvaluationOpen, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
@@ -59,7 +59,7 @@ export async function changeVisibility(viewer: Viewer | null, id: string, input:
  * A reviewer's re-run: the submission's results go, every chain is queued
  * again from scratch. A worker still replaying a chain holds a lease that no
  * longer matches (leaseOwner reset to null), so its heartbeat, progress and
- * hand-in are all refused (evaluator/queue/complete.ts).
+ * hand-in are all refused (jobs/queue/complete.ts).
  */
 export async function rerunSubmission(viewer: Viewer | null, id: string, now: Date = new Date()): Promise<{ jobs: number }> {
   const s = await readableSubmission(viewer, id);

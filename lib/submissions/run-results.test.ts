@@ -4,7 +4,7 @@
  * scored exactly as `chainswe report` scores an evaluation directory.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bugResultRow } from "@/evaluator/queue/results";
+import { bugResultRow } from "@/jobs/queue/results";
 import { scoreRun } from "@/core/scoring";
 import { DEMO_GOLD_SEQ, fakeGradedChain, openTestDb } from "@/lib/testing/test-db";
 

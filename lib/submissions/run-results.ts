@@ -15,7 +15,7 @@ import type { BugResult } from "@/db/generated/prisma/client";
 
 type StoredResult = Omit<BugResult, "log" | "id" | "submissionId" | "gradedAt">;
 
-/** A BugResult row back as the evaluator's GradedBug (the inverse of evaluator/queue/results.ts bugResultRow). */
+/** A BugResult row back as the evaluator's GradedBug (the inverse of jobs/queue/results.ts bugResultRow). */
 export function gradedBugFromRow(r: StoredResult, mode: Mode, system: string, meta: string | undefined): GradedBug {
   const files = (text: string, column: string) => parseColumn(gradedBugSchema.shape.model_files, text, column);
   return gradedBugSchema.parse({

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { vi } from "vitest";
 import type { BugArtifacts } from "@/evaluator/replay";
-import { bugResultRow } from "@/evaluator/queue/results";
+import { bugResultRow } from "@/jobs/queue/results";
 import type { Viewer } from "@/lib/authz";
 import type { Chain } from "@/core/schemas/dataset";
 import type { GradedBug } from "@/core/schemas/results";
@@ -120,7 +120,7 @@ export const TEST_QUEUE_POLICY = { leaseMs: 10_000, maxAttempts: 3, backoff: { b
  * what was handed in.
  */
 export async function gradeQueuedChains(t: TestDb, grade: (chain: Chain) => BugArtifacts[] = (chain) => fakeGradedChain(chain)): Promise<BugArtifacts[]> {
-  const queue = await import("@/evaluator/queue");
+  const queue = await import("@/jobs/queue");
   const handedIn: BugArtifacts[] = [];
   for (;;) {
     const job = await queue.claimJob({ workerId: "w", policy: TEST_QUEUE_POLICY });

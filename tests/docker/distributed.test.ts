@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
-import { CHAINS_QUEUE, QUEUE_PREFIX, REPORTS_QUEUE } from "@/evaluator/distributed/protocol";
+import { CHAINS_QUEUE, QUEUE_PREFIX, REPORTS_QUEUE } from "@/jobs/distributed/protocol";
 import { docker } from "@/evaluator/sandbox";
 import { createPostgresDatabase } from "@/lib/testing/test-db";
 import { patchFor, predictionsFor } from "./patches";

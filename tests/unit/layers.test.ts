@@ -26,6 +26,10 @@ const FORBIDDEN: [string, string, string][] = [
   ["db/planted.ts", `import { toCsv } from "@/lib/csv";`, "import/no-restricted-paths"],
   ["db/planted.ts", `import { loadDataset } from "@/evaluator/dataset";`, "import/no-restricted-paths"],
   ["db/planted.ts", `import { portalLoaders } from "../lib/queue-loaders";`, "import/no-restricted-paths"],
+  ["db/planted.ts", `import { claimJob } from "@/jobs/queue";`, "import/no-restricted-paths"],
+  ["jobs/queue/planted.ts", `import { portalLoaders } from "@/lib/queue-loaders";`, "import/no-restricted-paths"],
+  ["jobs/distributed/planted.ts", `import { deliverDue } from "@/lib/notifications/deliveries";`, "import/no-restricted-paths"],
+  ["jobs/queue/planted.ts", `import { agentCommand } from "@/demo/lib/agent";`, "import/no-restricted-paths"],
 ];
 
 /** [layer file, allowed import] */
@@ -36,6 +40,9 @@ const ALLOWED: [string, string][] = [
   ["db/planted.ts", `import { env } from "@/env";`],
   ["db/planted.ts", `import { InputError } from "@/core/errors";`],
   ["db/planted.ts", `import { dbEngine } from "./schema";`],
+  ["jobs/queue/planted.ts", `import { db } from "@/db/client";`],
+  ["jobs/queue/planted.ts", `import { replayChain } from "@/evaluator/replay";`],
+  ["jobs/distributed/planted.ts", `import { claimJob } from "../queue";`],
 ];
 
 describe("the layer rules", () => {

@@ -4,7 +4,7 @@
  * (the site's abort key, or this worker stopping). Progress reports are for
  * display only.
  */
-import { QUEUE_LABEL } from "@/evaluator/queue/labels";
+import { QUEUE_LABEL } from "@/jobs/queue/labels";
 import { replayInSandbox, type BugArtifacts } from "@/evaluator/replay";
 import { ChainStop } from "@/evaluator/replay/chain-stop";
 import type { SandboxLimits } from "@/evaluator/sandbox";

@@ -16,7 +16,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
-import type { QueueLoaders, QueuePolicy } from "@/evaluator/queue";
+import type { QueueLoaders, QueuePolicy } from "@/jobs/queue";
 import { coerceError } from "@/core/errors";
 import { CHAINS_QUEUE, QUEUE_PREFIX, REPORTS_QUEUE, redisConnection, reportSchema, type ChainJob } from "../protocol";
 import { dispatchOne } from "./dispatch";

@@ -5,7 +5,7 @@
  * evaluation that ends completed or failed leaves the team a notification in
  * the same transaction.
  */
-import { recordNotification, settledEvent } from "@/lib/notifications/record";
+import { recordNotification, settledEvent } from "./notify";
 import { jobStatusSchema, submissionStatusSchema, type SubmissionStatus } from "@/core/schemas/columns";
 import type { Tx } from "@/db/tx";
 import { settledSubmissionStatus } from "./policy";

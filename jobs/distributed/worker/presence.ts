@@ -5,7 +5,7 @@
  * on that engine notices first — only this deployment's (the queue label).
  */
 import type { Redis } from "ioredis";
-import { QUEUE_LABEL } from "@/evaluator/queue/labels";
+import { QUEUE_LABEL } from "@/jobs/queue/labels";
 import { docker } from "@/evaluator/sandbox";
 import { coerceError } from "@/core/errors";
 import { QUEUE_PREFIX } from "../protocol";

@@ -1,8 +1,8 @@
 /**
  * Writing a notification, inside the transaction that made the change (the
- * evaluation settling, evaluator/queue/settle.ts; a reviewer's decision,
+ * evaluation settling, jobs/queue/settle.ts; a reviewer's decision,
  * lib/submissions/review.ts), so it exists exactly when the change does. Only
- * the row: the delivery loop (./deliveries.ts) works out webhooks and e-mail
+ * the row: the delivery loop (lib/notifications/deliveries.ts) works out webhooks and e-mail
  * from it afterwards, outside the transaction.
  *
  * Telling the team must never undo the change: an error here is logged and

@@ -73,7 +73,7 @@ export function toWireError(error: unknown, continuousId: string): WireError {
   return { kind: "other", message: `${continuousId}: ${e.stack ?? e.message}` };
 }
 
-/** The error again, of the class the retry policy (evaluator/queue/policy.ts) looks at. */
+/** The error again, of the class the retry policy (jobs/queue/policy.ts) looks at. */
 export function fromWireError(w: WireError, continuousId: string): Error {
   if (w.kind === "dataset") return new DatasetError(w.message, continuousId, w.order);
   if (w.kind === "environment") return new EnvironmentError(w.message);

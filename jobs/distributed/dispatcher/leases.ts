@@ -6,7 +6,7 @@
  */
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { failJob, heartbeatJob, releaseJob, runningLeases, stillRunning, type QueuePolicy } from "@/evaluator/queue";
+import { failJob, heartbeatJob, releaseJob, runningLeases, stillRunning, type QueuePolicy } from "@/jobs/queue";
 import { EnvironmentError } from "@/core/errors";
 import { DISPATCHED_SET, abortKey, chainJobId, type ChainJob } from "../protocol";
 

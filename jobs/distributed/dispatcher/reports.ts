@@ -3,7 +3,7 @@
  * with: a report from a superseded attempt changes nothing, and one seen twice
  * lands once (the queue's own lease-checked writes).
  */
-import { chainOfJob, completeJob, failJob, recordBugProgress, releaseJob, storeAggregates, type QueueLoaders, type QueuePolicy } from "@/evaluator/queue";
+import { chainOfJob, completeJob, failJob, recordBugProgress, releaseJob, storeAggregates, type QueueLoaders, type QueuePolicy } from "@/jobs/queue";
 import { fromWireError, type Report } from "../protocol";
 
 export type ReportContext = { policy: QueuePolicy; loaders: QueueLoaders; log: (line: string) => void };

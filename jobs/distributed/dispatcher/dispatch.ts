@@ -4,7 +4,7 @@
  * worker never opens the database.
  */
 import { randomUUID } from "node:crypto";
-import { claimJob, failJob, releaseJob, type QueueLoaders } from "@/evaluator/queue";
+import { claimJob, failJob, releaseJob, type QueueLoaders } from "@/jobs/queue";
 import { DatasetError, coerceError } from "@/core/errors";
 import { DISPATCHED_SET, chainJobId, type ChainJob } from "../protocol";
 import { DISPATCH_LEASE_PREFIX, type RedisSide } from "./leases";

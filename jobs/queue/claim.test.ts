@@ -65,7 +65,7 @@ describe("claimJob", () => {
     const script = join(t.dir, "claimer.mts");
     await writeFile(
       script,
-      `import { claimJob } from ${JSON.stringify(join(ROOT, "evaluator/queue/claim.ts"))};
+      `import { claimJob } from ${JSON.stringify(join(ROOT, "jobs/queue/claim.ts"))};
        const won: string[] = [];
        for (let i = 0; i < 10; i++) {
          const job = await claimJob({ workerId: process.argv[2]!, policy: { leaseMs: 60_000, maxAttempts: 3 } });
