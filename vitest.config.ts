@@ -21,7 +21,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["core/**/*.test.ts", "db/**/*.test.ts", "evaluator/**/*.test.ts", "lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: ["core/**/*.test.ts", "db/**/*.test.ts", "jobs/**/*.test.ts", "evaluator/**/*.test.ts", "cli/**/*.test.ts", "lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
           exclude: ["**/*.pg.test.ts", "**/node_modules/**"],
           ...shared,
           // besides pure functions: real git and shell scripts (the replay scripts in clones),
@@ -36,7 +36,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "pg",
-          include: ["lib/{accounts,analysis,compare,dataset,leaderboard,notifications,positions,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "db/**/*.pg.test.ts", "jobs/queue/*.test.ts", "evaluator/cli/submit.test.ts"],
+          include: ["lib/{accounts,analysis,compare,dataset,leaderboard,notifications,positions,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "db/**/*.pg.test.ts", "jobs/queue/*.test.ts", "cli/submit.test.ts"],
           ...shared,
           env: { CHAINSWE_TEST_DB: "postgresql" },
           // a database created and migrated per file, the CLI as a child process

@@ -37,7 +37,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { DEMO_DATASET, DEMO_PREDICTIONS, ensureDemoImages } from "@/evaluator/cli/demo";
+import { DEMO_DATASET, DEMO_PREDICTIONS, ensureDemoImages } from "@/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
 import { assertEngine } from "@/evaluator/sandbox";
 import { CpuAccount, processSeconds, type CpuSplit } from "./cpu";

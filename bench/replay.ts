@@ -30,7 +30,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
+import { DEMO_DATASET, ensureDemoImages } from "@/cli/demo";
 import { loadDataset, loadPredictions, type Dataset, type Predictions } from "@/evaluator/dataset";
 import { evaluate } from "@/evaluator/replay";
 import { goldPredictions } from "@/evaluator/replay/gold";

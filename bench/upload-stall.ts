@@ -35,7 +35,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadPredictions } from "@/evaluator/dataset/predictions";
-import { loadPredictionsOffThread } from "@/evaluator/dataset/predictions-off-thread";
+import { loadPredictionsOffThread } from "@/lib/submissions/predictions-off-thread";
 import { writeFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import * as tarStream from "tar-stream";

@@ -6,5 +6,5 @@ import { fileURLToPath } from "node:url";
 
 const root = new URL("../", import.meta.url);
 register({ tsconfig: fileURLToPath(new URL("tsconfig.json", root)) });
-const { main } = await import(new URL("evaluator/cli/main.ts", root).href);
+const { main } = await import("../cli/main.ts");
 await main(process.argv);

@@ -7,5 +7,5 @@ import { fileURLToPath } from "node:url";
 const root = new URL("../", import.meta.url);
 process.chdir(fileURLToPath(root));
 register({ tsconfig: fileURLToPath(new URL("tsconfig.json", root)) });
-const { startSite } = await import(new URL("server.ts", root).href);
+const { startSite } = await import("../server.ts");
 await startSite(process.argv.slice(2));

@@ -7,8 +7,8 @@ import { register } from "tsx/esm/api";
 import { fileURLToPath } from "node:url";
 
 register({ tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) });
-const { main } = await import(new URL("../evaluator/rollout/agents/reference.ts", import.meta.url).href);
-const { demoAgentCommand } = await import(new URL("./lib/agent.ts", import.meta.url).href);
+const { main } = await import("../evaluator/rollout/agents/reference.ts");
+const { demoAgentCommand } = await import("./lib/agent.ts");
 try {
   await main(process.argv.slice(2), [demoAgentCommand]);
 } catch (e) {

@@ -39,7 +39,7 @@ beforeAll(async () => {
   ({ viewer: bob, systemId: otherSystem } = await member("bob", "Other"));
   goldLines = (await readFile(DEMO_GOLD_SEQ, "utf8")).trim().split("\n");
   // start the checking thread once (it compiles the checker: seconds on a busy machine)
-  const { loadPredictionsOffThread } = await import("@/evaluator/dataset/predictions-off-thread");
+  const { loadPredictionsOffThread } = await import("@/lib/submissions/predictions-off-thread");
   await loadPredictionsOffThread(DEMO_GOLD_SEQ, []).catch(() => {});
 }, 60_000);
 

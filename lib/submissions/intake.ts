@@ -16,7 +16,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { predictionLimitsFromEnv } from "@/evaluator/dataset/predictions";
-import { loadPredictionsOffThread } from "@/evaluator/dataset/predictions-off-thread";
+import { loadPredictionsOffThread } from "@/lib/submissions/predictions-off-thread";
 import { tooLarge } from "@/evaluator/dataset/records";
 import { env } from "@/env";
 import { fileArchiveKind } from "@/lib/submissions/archive-kind";

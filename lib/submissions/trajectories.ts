@@ -17,7 +17,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import { formatBytes } from "@/core/format";
-import { runOffThread } from "@/evaluator/dataset/predictions-off-thread";
+import { runOffThread } from "@/lib/submissions/predictions-off-thread";
 import { pathSegment } from "@/core/trajectory/layout";
 import { z } from "zod";
 import { hiddenTestNames, scanShortcuts, shortcutSummary, storedHits, type ShortcutHit, type ShortcutSummary } from "@/core/trajectory/shortcuts";

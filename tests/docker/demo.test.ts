@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { reportSchema } from "@/core/analysis/report";
 import { bundleArchive, readBundle } from "@/evaluator/bundle/archive";
-import { DEMO_DATASET, demoPredictionFiles, ensureDemoImages } from "@/evaluator/cli/demo";
+import { DEMO_DATASET, demoPredictionFiles, ensureDemoImages } from "@/cli/demo";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
 import { defaultLimits } from "@/evaluator/sandbox";

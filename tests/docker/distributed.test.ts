@@ -16,7 +16,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
+import { DEMO_DATASET, ensureDemoImages } from "@/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
 import { CHAINS_QUEUE, QUEUE_PREFIX, REPORTS_QUEUE } from "@/jobs/distributed/protocol";
 import { docker } from "@/evaluator/sandbox";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
+import { DEMO_DATASET, ensureDemoImages } from "@/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/lib/dataset/stats";
 import { demoClones, demoInstance, writeInstanceFile } from "@/tests/mining/demo-instances";

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
+import { DEMO_DATASET, ensureDemoImages } from "@/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
 import { docker } from "@/evaluator/sandbox";
 import { waitFor } from "@/lib/testing/wait";

@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
 import { rollout } from "@/evaluator/rollout";
-import { DEMO_DATASET, ensureDemoImages } from "@/evaluator/cli/demo";
+import { DEMO_DATASET, ensureDemoImages } from "@/cli/demo";
 import { staleDiff } from "@/demo/lib/edits";
 import { defaultLimits, ensureRepoImage } from "@/evaluator/sandbox";
 import type { Chain } from "@/core/schemas/dataset";

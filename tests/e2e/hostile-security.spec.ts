@@ -3,7 +3,7 @@
  * headers, the full-origin CSRF check, sessions, sign-up rules, and the
  * requests that must get a 4xx rather than a 500. Separation of duties and
  * the upload stall are covered where they are decided (lib/submissions/visibility.test.ts,
- * lib/submissions/review.test.ts, evaluator/dataset/predictions-off-thread.test.ts).
+ * lib/submissions/review.test.ts, lib/submissions/predictions-off-thread.test.ts).
  */
 import { expect, test, type APIResponse } from "@playwright/test";
 import { request as httpRequest } from "node:http";

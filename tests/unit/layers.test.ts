@@ -5,8 +5,10 @@
  * beside it pass. The planted files are linted as text under their path, never
  * written.
  */
+import { execFileSync } from "node:child_process";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
+import { ABOVE_LAYERS, LAYERS, OUTSIDE_LAYERS } from "@/eslint.config.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const eslint = new ESLint({ cwd: ROOT });
@@ -30,6 +32,11 @@ const FORBIDDEN: [string, string, string][] = [
   ["jobs/queue/planted.ts", `import { portalLoaders } from "@/lib/queue-loaders";`, "import/no-restricted-paths"],
   ["jobs/distributed/planted.ts", `import { deliverDue } from "@/lib/notifications/deliveries";`, "import/no-restricted-paths"],
   ["jobs/queue/planted.ts", `import { agentCommand } from "@/demo/lib/agent";`, "import/no-restricted-paths"],
+  ["evaluator/replay/planted.ts", `import { db } from "@/db/client";`, "import/no-restricted-paths"],
+  ["evaluator/dataset/planted.ts", `import { toCsv } from "../../lib/csv";`, "import/no-restricted-paths"],
+  ["evaluator/planted.ts", `import { claimJob } from "@/jobs/queue";`, "import/no-restricted-paths"],
+  ["evaluator/dataset/planted.ts", `const { toCsv } = await import(new URL("lib/csv.ts", import.meta.url).href);`, "no-restricted-syntax"],
+  ["lib/planted.ts", "const name = \"./csv\";\nconst { toCsv } = await import(name);", "no-restricted-syntax"],
 ];
 
 /** [layer file, allowed import] */
@@ -43,6 +50,9 @@ const ALLOWED: [string, string][] = [
   ["jobs/queue/planted.ts", `import { db } from "@/db/client";`],
   ["jobs/queue/planted.ts", `import { replayChain } from "@/evaluator/replay";`],
   ["jobs/distributed/planted.ts", `import { claimJob } from "../queue";`],
+  ["evaluator/replay/planted.ts", `import { gradeBug } from "@/core/grading";`],
+  ["evaluator/planted.ts", `import { env } from "@/env";`],
+  ["lib/planted.ts", `const { toCsv } = await import("./csv");`],
 ];
 
 describe("the layer rules", () => {
@@ -58,7 +68,16 @@ describe("the layer rules", () => {
 });
 
 function importedName(line: string): string {
-  const name = /import \{ (\w+) \}/.exec(line)?.[1];
+  const name = /(?:import|const) \{ (\w+) \}/.exec(line)?.[1];
   if (!name) throw new Error(`no imported name in ${line}`);
   return name;
 }
+
+describe("the map of the layers", () => {
+  it("names every top-level folder: a layer, above the layers, or outside them", () => {
+    const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).split("\n");
+    const folders = new Set(tracked.filter((f) => f.includes("/") && !f.startsWith(".")).map((f) => f.split("/")[0]));
+    const named = new Set([...Object.keys(LAYERS), ...ABOVE_LAYERS, ...OUTSIDE_LAYERS]);
+    expect([...folders].filter((f) => f && !named.has(f))).toEqual([]);
+  });
+});

@@ -5,7 +5,7 @@ import { register } from "tsx/esm/api";
 import { fileURLToPath } from "node:url";
 
 register({ tsconfig: fileURLToPath(new URL("../../../tsconfig.json", import.meta.url)) });
-const { main } = await import(new URL("./reference.ts", import.meta.url).href);
+const { main } = await import("./reference.ts");
 try {
   await main(process.argv.slice(2));
 } catch (e) {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
 const BIN = join(ROOT, "bin", "chainswe.mjs");
 const DEMO = join(ROOT, "demo", "dataset.jsonl");
 

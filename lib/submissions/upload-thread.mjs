@@ -1,4 +1,4 @@
-// The worker thread that checks uploads (evaluator/dataset/predictions-off-thread.ts):
+// The worker thread that checks uploads (lib/submissions/predictions-off-thread.ts):
 // plain JS so it starts in any runtime, then tsx for the TypeScript it runs. One
 // check at a time; each request carries an id its reply echoes, and names its task:
 // "predictions" (loadPredictions) or "trajectories" (a trajectories archive read
@@ -9,11 +9,11 @@ import { fileURLToPath } from "node:url";
 
 const root = new URL("../../", import.meta.url);
 register({ tsconfig: fileURLToPath(new URL("tsconfig.json", root)) });
-const { loadPredictions } = await import(new URL("evaluator/dataset/predictions.ts", root).href);
-const { readTrajectoryArchive, checkTrajectories } = await import(new URL("lib/submissions/trajectories.ts", root).href);
-const { FieldError, InputError, LimitError } = await import(new URL("core/errors.ts", root).href);
+const { loadPredictions } = await import("../../evaluator/dataset/predictions.ts");
+const { readTrajectoryArchive, checkTrajectories } = await import("./trajectories.ts");
+const { FieldError, InputError, LimitError } = await import("../../core/errors.ts");
 
-const { stageTexts } = await import(new URL("lib/submissions/staged-texts.ts", root).href);
+const { stageTexts } = await import("./staged-texts.ts");
 
 // `stageTo` (a database URL): the upload's large texts are written there from this thread and handed back as
 // where they are (lib/submissions/staged-texts.ts), not cloned back to the answering thread

@@ -12,7 +12,7 @@ import { describeFailure, main } from "./main";
 import { intOption, parseOptions, positiveOption, UsageError } from "./options";
 import { z } from "zod";
 
-const DEMO = new URL("../../demo/dataset.jsonl", import.meta.url).pathname;
+const DEMO = new URL("../demo/dataset.jsonl", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "chainswe-options-"));
 const notARun = join(dir, "not-a-run");
 const file = join(dir, "preds.jsonl");

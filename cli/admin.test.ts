@@ -9,7 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
 const BIN = join(ROOT, "bin", "chainswe.mjs");
 
 let dir: string;

@@ -3,7 +3,7 @@ import { InputError } from "@/core/errors";
 import { parseRolloutOptions } from "./rollout";
 
 // the dataset must be a readable file; the demo's is one
-const good = { dataset: new URL("../../demo/dataset.jsonl", import.meta.url).pathname, mode: "seq", agent: "true", out: "/nonexistent/preds.jsonl", timeLimit: "30", concurrency: "1" };
+const good = { dataset: new URL("../demo/dataset.jsonl", import.meta.url).pathname, mode: "seq", agent: "true", out: "/nonexistent/preds.jsonl", timeLimit: "30", concurrency: "1" };
 
 describe("rollout options", () => {
   it("parses numbers and chain lists", () => {

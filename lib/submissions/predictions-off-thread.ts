@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { FieldError, InputError, LimitError, type InputIssue } from "@/core/errors";
 import type { Chain } from "@/core/schemas/dataset";
-import type { PredictionLimits, Predictions } from "./predictions";
+import type { PredictionLimits, Predictions } from "@/evaluator/dataset/predictions";
 
 /** The checking thread's old-generation heap: ample for 100 MB of real predictions (patches are strings). */
 export const CHECK_HEAP_MB = 1024;
@@ -26,7 +26,7 @@ type Reply = { id: number } & (
 
 // the server bundle has no stable import.meta.url; the site runs from the repository root (deploy/Dockerfile, scripts/demo.sh)
 // (turbopackIgnore: the bundler must not try to bundle the thread's entry; it runs from source through tsx)
-const entry = () => join(/*turbopackIgnore: true*/ process.cwd(), "evaluator", "dataset", "upload-thread.mjs");
+const entry = () => join(/*turbopackIgnore: true*/ process.cwd(), "lib", "submissions", "upload-thread.mjs");
 
 function fromReply(reply: Reply): unknown {
   if (reply.ok) return reply.value;

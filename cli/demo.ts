@@ -27,7 +27,7 @@ import { intOption, modeOption, parseOptions } from "./options";
 import { progressReporter } from "./progress";
 import type { DemoPredictionFile } from "@/lib/demo-seed";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_PREDICTIONS = join(ROOT, "demo", "predictions");
 /** rollout trajectories of some demo systems, `<system>.<mode>/` as `chainswe rollout` writes them */
