@@ -1,7 +1,8 @@
 import type { NextConfig } from "next";
+import { PHASE_DEVELOPMENT_SERVER } from "next/constants";
 import { SECURITY_HEADERS } from "./lib/security-headers";
 
-const nextConfig: NextConfig = {
+const nextConfig = (phase: string): NextConfig => ({
   // a separate build dir per test run or checkout (tests build the site into their own)
   distDir: process.env.CHAINSWE_NEXT_DIST || ".next",
   // the evaluator talks to Docker through native modules; keep them out of the bundle
@@ -9,6 +10,9 @@ const nextConfig: NextConfig = {
   // says nothing an attacker needs to know
   poweredByHeader: false,
   headers: async () => [{ source: "/:path*", headers: SECURITY_HEADERS }],
-};
+  // source maps in development only: the production server runs with Node's source maps on (tsx turns them on),
+  // and a route's first view read its chunks' maps, megabytes of them, on the answering thread (docs/BENCHMARKS.md)
+  experimental: { turbopackSourceMaps: phase === PHASE_DEVELOPMENT_SERVER },
+});
 
 export default nextConfig;

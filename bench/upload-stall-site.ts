@@ -32,6 +32,8 @@ import { otherClient, report } from "./stall-client";
 import { buildSite, CHAINSWE, fmt, freePort, ROOT, run, SITE, start, stop, waitFor } from "./support";
 
 const DATASET_PATH = "/api/v1/dataset";
+/** Node's flags for a profiled site: V8 writes the profiles at exit, so SIGTERM exits (without workers the site leaves it to Node, which writes none). */
+const PROFILED = (dir: string) => ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "1000", `--import=data:text/javascript,process.once("SIGTERM",()=>process.exit(0))`];
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 type Bug = { chain: Chain; order: number };
@@ -115,7 +117,7 @@ async function visitor(base: string, path: string, ms: number): Promise<{ n: num
   return out;
 }
 
-export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS: number; verbose: boolean }): Promise<void> {
+export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS: number; verbose: boolean; profile?: string }): Promise<void> {
   buildSite(opts.dist, opts.rebuild, log);
   const dir = await mkdtemp(join(tmpdir(), "chainswe-bench-stall-site-"));
   const dbFile = join(dir, "site.db");
@@ -130,7 +132,7 @@ export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS:
   const site = start(
     "site",
     process.execPath,
-    [SITE, "-p", String(port), "-H", "127.0.0.1"],
+    [...(opts.profile ? PROFILED(opts.profile) : []), SITE, "-p", String(port), "-H", "127.0.0.1"],
     { CHAINSWE_NEXT_DIST: opts.dist, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: dbUrl, NEXTAUTH_SECRET: "bench-secret-bench-secret-bench-secret", NEXTAUTH_URL: base, CHAINSWE_SITE_WORKERS: "0", NODE_ENV: "production" },
     opts.verbose,
   );

@@ -25,7 +25,7 @@
  * 200 ms for every shape.
  *
  * Usage: npm run bench:upload-stall [-- --mb 100 --traj-mb 48 --idle-s 3 --on-thread]
- *        npm run bench:upload-stall -- --site [--dist .next-bench --rebuild --visit-s 6 --verbose]
+ *        npm run bench:upload-stall -- --site [--dist .next-bench --rebuild --visit-s 6 --verbose --profile DIR]
  */
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
@@ -58,6 +58,8 @@ const { values: args } = parseArgs({
     rebuild: { type: "boolean", default: false },
     "visit-s": { type: "string", default: "6" },
     verbose: { type: "boolean", default: false },
+    // the site's V8 CPU profiles (one per thread) written into DIR, to find what holds the answering thread
+    profile: { type: "string" },
   },
 });
 const BYTES = Number(args.mb) * 1024 * 1024;
@@ -100,7 +102,7 @@ function report(label: string, latencies: number[], checkMs?: number): void {
 }
 
 async function main(): Promise<void> {
-  if (args.site) return siteShapes({ dist: args.dist!, rebuild: args.rebuild!, visitS: Number(args["visit-s"]), verbose: args.verbose! });
+  if (args.site) return siteShapes({ dist: args.dist!, rebuild: args.rebuild!, visitS: Number(args["visit-s"]), verbose: args.verbose!, profile: args.profile });
   const dir = await mkdtemp(join(tmpdir(), "chainswe-bench-stall-"));
   const body = JSON.stringify({ versions: [{ version: "v1", chains: 80 }] });
   const server = createServer((_req, res) => res.setHeader("content-type", "application/json").end(body)).listen(0, "127.0.0.1");

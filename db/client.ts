@@ -8,11 +8,12 @@
  */
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import Database from "better-sqlite3";
 import { env } from "@/env";
 import { Prisma, PrismaClient } from "@/db/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/db/generated/prisma-pg/client";
 import { dbEngine } from "./schema";
-import { ensureDatabaseDir } from "./url";
+import { ensureDatabaseDir, sqliteFilePath } from "./url";
 
 export type Db = PrismaClient;
 
@@ -22,7 +23,25 @@ export function createDb(url: string): Db {
     return new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
   }
   ensureDatabaseDir(url);
+  setWriteAheadLog(url);
   return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+}
+
+/**
+ * SQLite's write-ahead log, set once on the file (it stays set): readers never
+ * wait for a writer. In the default rollback journal, every read of the site
+ * waited while the upload-checking thread committed a staged 4 MB log, and
+ * better-sqlite3 waits for a lock on the answering thread itself.
+ */
+function setWriteAheadLog(url: string): void {
+  const file = sqliteFilePath(url);
+  if (!file) return;
+  const sqlite = new Database(file, { timeout: 30_000 });
+  try {
+    sqlite.pragma("journal_mode = WAL");
+  } finally {
+    sqlite.close();
+  }
 }
 
 const globalForDb = globalThis as typeof globalThis & { chainsweDb?: Db };

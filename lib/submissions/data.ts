@@ -160,7 +160,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
   const predictions =
     typeof input.predictions === "string" ? await (input.load ?? loadPredictions)(input.predictions, chains, input.limits) : input.predictions;
   if (typeof input.predictions !== "string") checkParsedPredictions(predictions, chains, input.datasetVersion);
-  // the texts the upload-checking thread staged go in the end: a stored upload moved its own, a refused one stores none
+  // the texts the upload-checking thread staged go in the end, but for the logs a stored upload's trajectories name: a refused upload keeps none
   const staged = Object.values(predictions.stagedPatches ?? {});
   try {
     const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
@@ -209,7 +209,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
     });
     return { id, run, systemId, chains: chainIds.length, predictions: rows.length, warnings: [...predictions.warnings, ...(trajectories?.warnings ?? [])] };
   } finally {
-    if (staged.length) await db.stagedText.deleteMany({ where: { id: { in: staged } } });
+    if (staged.length) await db.stagedText.deleteMany({ where: { id: { in: staged }, trajectory: { is: null } } });
   }
 }
 
@@ -241,7 +241,12 @@ async function storePredictions(tx: Tx, submissionId: string, rows: PredictionRo
   if (staged.length) await tx.stagedText.deleteMany({ where: { id: { in: staged.map((r) => r.staged) } } });
 }
 
-/** A submission's checked trajectories and its shortcut flags, in the caller's transaction; a staged log is copied in SQL, as a staged patch is. */
+/**
+ * A submission's checked trajectories and its shortcut flags, in the caller's
+ * transaction. A staged log stays where the thread wrote it and the trajectory
+ * names it (logTextId): copying megabytes of logs, then committing them twice
+ * over, held the answering thread for hundreds of milliseconds per upload.
+ */
 async function storeTrajectories(tx: Tx, submissionId: string, t: CheckedTrajectories): Promise<void> {
   for (const r of t.rows) {
     const row = {
@@ -255,16 +260,9 @@ async function storeTrajectories(tx: Tx, submissionId: string, t: CheckedTraject
       items: r.items,
       pages: columnJson(timelinePagesSchema, r.pages),
     };
-    if (!isStaged(r.log)) {
-      await tx.trajectory.create({ data: { ...row, submissionId, log: r.log }, select: { id: true } });
-      continue;
-    }
-    await yieldToOthers();
-    const n = await tx.$executeRaw`INSERT INTO "Trajectory" ("id", "submissionId", "continuousId", "order", "log", "outcome", "shortcuts", "shortcutHits", "steps", "calls", "items", "pages")
-      SELECT ${randomUUID()}, ${submissionId}, ${row.continuousId}, CAST(${row.order} AS INTEGER), "text", ${row.outcome}, ${row.shortcuts}, CAST(${row.shortcutHits} AS INTEGER),
-        CAST(${row.steps} AS INTEGER), CAST(${row.calls} AS INTEGER), CAST(${row.items} AS INTEGER), ${row.pages} FROM "StagedText" WHERE "id" = ${r.log.staged}`;
-    if (n !== 1) throw new Error(`the staged log of ${r.continuousId} bug ${r.order} is gone`);
-    await tx.stagedText.delete({ where: { id: r.log.staged } });
+    // the foreign key refuses a staged log that is gone
+    const log = isStaged(r.log) ? { log: "", logTextId: r.log.staged } : { log: r.log };
+    await tx.trajectory.create({ data: { ...row, ...log, submissionId }, select: { id: true } });
   }
   await tx.submission.update({ where: { id: submissionId }, data: { shortcuts: columnJson(shortcutSummarySchema, t.summary) } });
 }

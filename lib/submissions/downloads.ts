@@ -11,6 +11,7 @@ import { parseColumn } from "@/core/schemas/columns";
 import { predictionMetaSchema } from "@/core/schemas/prediction";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 import { readableSubmission } from "@/lib/submissions/access";
+import { STORED_LOG, storedLog } from "@/lib/submissions/trajectory-view";
 
 /** The submission's graded bugs as SPEC §3 results.jsonl lines (the evaluator's own serializer), chain by chain. */
 export async function resultsJsonl(viewer: Viewer | null, id: string): Promise<string> {
@@ -35,12 +36,12 @@ export async function bugLog(viewer: Viewer | null, id: string, continuousId: st
 export async function bugTrajectoryLog(viewer: Viewer | null, id: string, continuousId: string, order: number): Promise<{ filename: string; text: string }> {
   const access = await readableSubmission(viewer, id);
   const row = Number.isInteger(order)
-    ? await db.trajectory.findUnique({ where: { submissionId_continuousId_order: { submissionId: id, continuousId, order } }, select: { log: true, submission: { select: { trajectoriesPublic: true } } } })
+    ? await db.trajectory.findUnique({ where: { submissionId_continuousId_order: { submissionId: id, continuousId, order } }, select: { ...STORED_LOG, submission: { select: { trajectoriesPublic: true } } } })
     : null;
   if (!row || !canReadTrajectories(viewer, { teamId: access.teamId, visibility: access.visibility, trajectoriesPublic: row.submission.trajectoriesPublic })) {
     throw new NotFoundError(`trajectory of bug ${order} of ${continuousId}`);
   }
-  return { filename: `${fileSafe(id)}-${fileSafe(continuousId)}-${order}.trajectory.log`, text: row.log };
+  return { filename: `${fileSafe(id)}-${fileSafe(continuousId)}-${order}.trajectory.log`, text: storedLog(row) };
 }
 
 /** The team's predictions as a predictions JSONL file (SPEC §2): the team and reviewers only. */

@@ -413,20 +413,29 @@ describe("receiveSubmission: trajectories", () => {
     expect(JSON.parse(row.trajectories[0]!.outcome!)).toMatchObject({ wall_seconds: 3.2, metrics: { turns: 2 } });
   });
 
-  it("large patches and logs are written by the checking thread and moved into their rows in SQL: stored whole, nothing left staged; a refused upload leaves none either", async () => {
+  it("large patches and logs are written by the checking thread: a patch moved into its row in SQL, a log named by its trajectory, both read whole; a refused upload leaves none; a deleted submission takes its logs", async () => {
     const big = `--- /dev/null\n+++ b/big.py\n@@ -0,0 +1,1000 @@\n${"+x = 1  # padding padding padding\n".repeat(1000)}`;
     const predictions = withLine(0, (r) => ({ ...r, model_patch: big }));
     const log = call("ls", "z".repeat(40_000) + "\n");
     const got = await intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/1.log": log }), {}, predictions), { limits: LIMITS });
     const stored = await t.db.prediction.findFirstOrThrow({ where: { submissionId: got.id, continuousId: "dateranges-chain-1", order: 1 }, select: { modelPatch: true, meta: true } });
     expect(stored.modelPatch).toBe(big);
-    expect((await t.db.trajectory.findFirstOrThrow({ where: { submissionId: got.id }, select: { log: true } })).log).toBe(log);
-    expect(await t.db.stagedText.count()).toBe(0);
+    const { STORED_LOG, storedLog } = await import("@/lib/submissions/trajectory-view");
+    const trajectory = await t.db.trajectory.findFirstOrThrow({ where: { submissionId: got.id }, select: { ...STORED_LOG, logTextId: true } });
+    expect(trajectory.log).toBe("");
+    expect(storedLog(trajectory)).toBe(log);
+    // what stays staged is the log its trajectory names
+    expect(await t.db.stagedText.findMany({ select: { id: true } })).toEqual([{ id: trajectory.logTextId }]);
+    const { bugTrajectoryLog } = await import("@/lib/submissions/downloads");
+    await expect(bugTrajectoryLog(alice, got.id, "dateranges-chain-1", 1)).resolves.toMatchObject({ text: log });
     // the staged texts count in what the submission stores (the storage limit), though they never crossed this thread
     const { uploadBytes } = await t.db.submission.findUniqueOrThrow({ where: { id: got.id }, select: { uploadBytes: true } });
     expect(Number(uploadBytes)).toBeGreaterThan(Buffer.byteLength(big) + Buffer.byteLength(log));
     // the patch is staged, then the archive refused
     await expect(intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/9.log": log }), {}, predictions), { limits: LIMITS })).rejects.toBeInstanceOf(FieldError);
+    expect(await t.db.stagedText.count()).toBe(1);
+    const { deleteSubmissionFor } = await import("@/lib/submissions/removal");
+    await cancelAndDelete(got.id, deleteSubmissionFor);
     expect(await t.db.stagedText.count()).toBe(0);
   });
 

@@ -2,14 +2,17 @@
  * An upload's large texts (model patches, trajectory logs), written to the
  * database by the upload-checking thread before the submission is stored,
  * straight through the driver, one text per statement. The storing
- * transaction then copies each into its row in SQL (INSERT … SELECT) and
- * deletes it, so no megabyte of an upload passes through the answering
- * thread: Prisma's query compiler costs that thread about 100 ms per MB of
- * a value, and one 32 MB upload stalled every other request for seconds.
+ * transaction then copies a patch into its row in SQL (INSERT … SELECT) and
+ * deletes it, and names a log from its trajectory (Trajectory.logTextId), so
+ * no megabyte of an upload passes through the answering thread: Prisma's
+ * query compiler costs that thread about 100 ms per MB of a value, and one
+ * 32 MB upload stalled every other request for seconds.
  *
  * Invariants: a staged text belongs to one upload; the upload's texts are
- * deleted whether it is stored or refused (createSubmission), and any left
- * by a crash go after a day (the next upload's staging deletes them).
+ * deleted whether it is stored or refused (createSubmission), but for the
+ * logs its trajectories name, which go when the submission is deleted
+ * (lib/submissions/removal.ts); any left by a crash go after a day (the next
+ * upload's staging deletes the texts no trajectory names).
  */
 import { randomUUID } from "node:crypto";
 import { dbEngine } from "@/db/schema";
@@ -49,7 +52,8 @@ export async function stageTexts(url: string, texts: string[]): Promise<(string 
   const db = await connect(url);
   try {
     // createdAt is the database's own clock in both (its column default): only this module writes the table
-    await db.run({ sqlite: `DELETE FROM "StagedText" WHERE "createdAt" < datetime('now', '-1 day')`, pg: `DELETE FROM "StagedText" WHERE "createdAt" < now() - interval '1 day'` }, []);
+    const named = `EXISTS (SELECT 1 FROM "Trajectory" t WHERE t."logTextId" = "StagedText"."id")`;
+    await db.run({ sqlite: `DELETE FROM "StagedText" WHERE "createdAt" < datetime('now', '-1 day') AND NOT ${named}`, pg: `DELETE FROM "StagedText" WHERE "createdAt" < now() - interval '1 day' AND NOT ${named}` }, []);
     const out: (string | StagedText)[] = [];
     for (const text of texts) {
       if (text.length < STAGED_MIN_CHARS) {

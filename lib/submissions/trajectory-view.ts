@@ -46,10 +46,15 @@ export const MAX_SHOWN_CHARS = 16 * 1024;
 
 const EMPTY_TIMELINE: Timeline = { steps: [], calls: [], declaredSteps: 0 };
 
+/** What a trajectory's log is read by: its own column, or the staged text it names (lib/submissions/staged-texts.ts). */
+export const STORED_LOG = { log: true, logText: { select: { text: true } } } as const;
+export const storedLog = (row: { log: string; logText: { text: string } | null }): string => row.logText?.text ?? row.log;
+
 /** `length` code points of a bug's stored log from code point `from`, cut by the database: the rest of the log never leaves it. */
 async function logSlice(submissionId: string, continuousId: string, order: number, from: number, length: number): Promise<string> {
-  const [row] = await db.$queryRaw<{ slice: string | null }[]>`SELECT substr("log", CAST(${from + 1} AS INTEGER), CAST(${length} AS INTEGER)) AS slice FROM "Trajectory"
-    WHERE "submissionId" = ${submissionId} AND "continuousId" = ${continuousId} AND "order" = CAST(${order} AS INTEGER)`;
+  const [row] = await db.$queryRaw<{ slice: string | null }[]>`SELECT substr(COALESCE(st."text", t."log"), CAST(${from + 1} AS INTEGER), CAST(${length} AS INTEGER)) AS slice
+    FROM "Trajectory" t LEFT JOIN "StagedText" st ON st."id" = t."logTextId"
+    WHERE t."submissionId" = ${submissionId} AND t."continuousId" = ${continuousId} AND t."order" = CAST(${order} AS INTEGER)`;
   return row?.slice ?? "";
 }
 
@@ -77,7 +82,7 @@ export async function bugTrajectory(
   let read = (from: number, length: number) => logSlice(submission.id, continuousId, order, from, length);
   if (starts.length === 0) {
     // a log stored before pages were: read whole once per view
-    const { log } = await db.trajectory.findUniqueOrThrow({ where, select: { log: true } });
+    const log = storedLog(await db.trajectory.findUniqueOrThrow({ where, select: STORED_LOG }));
     starts = log === "" ? [] : timelinePages(log, parseTimeline(log), TIMELINE_PAGE_ITEMS);
     read = async (from, length) => codePointSlice(log, from, length);
   }
