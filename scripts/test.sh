@@ -17,9 +17,9 @@ phase "services: PostgreSQL, Redis" bash scripts/ensure-services.sh
 # so they start first and everything else runs beside them, in three lanes:
 #   browser   the production build and Chromium, beside the demo images; then the browser tests
 #   checks    the unit tests; the lint once the build is done (tsc reads the build's route
-#             types); the PostgreSQL and demo tests; the Docker files that compute
+#             types); the Docker files that compute
 #   waiting   once the images are built: the Docker files that spend most of their time
-#             waiting (leases, locks, agents, timers)
+#             waiting (leases, locks, agents, timers); then the PostgreSQL and demo tests
 # The lanes meet only through the marker files below. Each Docker file tags its own
 # containers (tests/docker/setup.ts) and each site's worker reaps only its own
 # database's, so none sees another's. A new Docker file joins the computing half.
@@ -72,14 +72,14 @@ checks_lane() {
   phase "unit tests, beside the build" npx vitest run --project unit
   await_mark build
   phase "lint (ESLint, tsc)" npm run -s lint
-  phase "pg tests" npx vitest run --project pg
-  phase "demo tests" npx vitest run --project demo
   await_mark images
   phase "docker tests: computing half" npx vitest run --project docker $(printf -- '--exclude %s ' "${waiting[@]}")
 }
 waiting_lane() {
   await_mark images
   phase "docker tests: waiting half" prefixed docker-waiting npx vitest run --project docker "${waiting[@]}"
+  phase "pg tests" prefixed pg npx vitest run --project pg
+  phase "demo tests" prefixed demo npx vitest run --project demo
 }
 
 browser_lane &
