@@ -8,7 +8,6 @@
  *
  * No `import "server-only"`, as in datasets.ts: the CLI and the worker load it.
  */
-import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
 import { loadPredictions, type Predictions } from "@/evaluator/dataset";
 import type { PredictionLimits } from "@/evaluator/dataset/predictions";
@@ -28,7 +27,7 @@ import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, typ
 import { getChain } from "@/lib/dataset/data";
 import { shortcutHitsSchema, shortcutSummarySchema } from "@/core/trajectory/shortcuts";
 import { trajectoryOutcomeSchema } from "@/core/schemas/trajectory";
-import { isStaged, yieldToOthers } from "@/lib/submissions/staged-texts";
+import { isStaged, STORED_PATCH, storedPatch } from "@/lib/submissions/staged-texts";
 import { timelinePagesSchema, type CheckedTrajectories, type TrajectoryCheck, type TrajectoryRow } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
 
@@ -209,7 +208,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
     });
     return { id, run, systemId, chains: chainIds.length, predictions: rows.length, warnings: [...predictions.warnings, ...(trajectories?.warnings ?? [])] };
   } finally {
-    if (staged.length) await db.stagedText.deleteMany({ where: { id: { in: staged }, trajectory: { is: null } } });
+    if (staged.length) await db.stagedText.deleteMany({ where: { id: { in: staged }, trajectory: { is: null }, prediction: { is: null } } });
   }
 }
 
@@ -224,21 +223,14 @@ async function stagedBytes(ids: string[]): Promise<number> {
 type PredictionRow = ReturnType<typeof predictionRows>[number];
 
 /**
- * A submission's predictions, in the caller's transaction: the small ones in
- * one statement; each staged patch in a statement of its own, copied in SQL
- * from where the upload-checking thread wrote it (lib/submissions/staged-texts.ts),
- * with other requests served between two.
+ * A submission's predictions, in the caller's transaction, in one statement: a
+ * large patch stays where the upload-checking thread wrote it and its
+ * prediction names it (lib/submissions/staged-texts.ts), so storing it copies
+ * nothing and the commit writes small rows only.
  */
 async function storePredictions(tx: Tx, submissionId: string, rows: PredictionRow[]): Promise<void> {
-  await tx.prediction.createMany({ data: rows.filter((r) => r.staged === null).map(({ staged: _, ...r }) => ({ ...r, submissionId })) });
-  const staged = rows.flatMap((r) => (r.staged === null ? [] : [{ ...r, staged: r.staged }]));
-  for (const r of staged) {
-    await yieldToOthers();
-    const n = await tx.$executeRaw`INSERT INTO "Prediction" ("id", "submissionId", "continuousId", "swebenchInstanceId", "order", "modelPatch", "meta")
-      SELECT ${randomUUID()}, ${submissionId}, ${r.continuousId}, ${r.swebenchInstanceId}, CAST(${r.order} AS INTEGER), "text", ${r.meta} FROM "StagedText" WHERE "id" = ${r.staged}`;
-    if (n !== 1) throw new Error(`the staged patch of ${r.continuousId} bug ${r.order} is gone`);
-  }
-  if (staged.length) await tx.stagedText.deleteMany({ where: { id: { in: staged.map((r) => r.staged) } } });
+  // the foreign key refuses a staged patch that is gone
+  await tx.prediction.createMany({ data: rows.map(({ staged, ...r }) => ({ ...r, submissionId, patchTextId: staged })) });
 }
 
 /**
@@ -316,7 +308,11 @@ async function nextRun(tx: Tx, runOf: string, run: { systemId: string; datasetVe
 
 /** One chain's predictions of a submission, as replayChain takes them (order → line). */
 export async function getChainPredictions(submissionId: string, continuousId: string): Promise<Map<number, PredictionLine>> {
-  const rows = await db.prediction.findMany({ where: { submissionId, continuousId }, orderBy: { order: "asc" } });
+  const rows = await db.prediction.findMany({
+    where: { submissionId, continuousId },
+    orderBy: { order: "asc" },
+    select: { continuousId: true, swebenchInstanceId: true, order: true, meta: true, ...STORED_PATCH },
+  });
   return new Map(
     rows.map((r) => [
       r.order,
@@ -325,7 +321,7 @@ export async function getChainPredictions(submissionId: string, continuousId: st
         continuous_id: r.continuousId,
         swebench_instance_id: r.swebenchInstanceId,
         order: r.order,
-        model_patch: r.modelPatch,
+        model_patch: storedPatch(r),
       }),
     ]),
   );

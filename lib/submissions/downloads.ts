@@ -11,7 +11,7 @@ import { parseColumn } from "@/core/schemas/columns";
 import { predictionMetaSchema } from "@/core/schemas/prediction";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 import { readableSubmission } from "@/lib/submissions/access";
-import { STORED_LOG, storedLog } from "@/lib/submissions/trajectory-view";
+import { STORED_LOG, STORED_PATCH, storedLog, storedPatch } from "@/lib/submissions/staged-texts";
 
 /** The submission's graded bugs as SPEC §3 results.jsonl lines (the evaluator's own serializer), chain by chain. */
 export async function resultsJsonl(viewer: Viewer | null, id: string): Promise<string> {
@@ -53,7 +53,7 @@ export async function predictionsJsonl(viewer: Viewer | null, id: string): Promi
     select: {
       system: { select: { name: true } },
       jobs: { select: { continuousId: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
-      predictions: { orderBy: [{ continuousId: "asc" }, { order: "asc" }] },
+      predictions: { orderBy: [{ continuousId: "asc" }, { order: "asc" }], select: { continuousId: true, swebenchInstanceId: true, order: true, meta: true, ...STORED_PATCH } },
     },
   });
   const chainOrder = new Map(sub.jobs.map((j, i) => [j.continuousId, i]));
@@ -65,7 +65,7 @@ export async function predictionsJsonl(viewer: Viewer | null, id: string): Promi
         swebench_instance_id: p.swebenchInstanceId,
         order: p.order,
         model_name_or_path: sub.system.name,
-        model_patch: p.modelPatch,
+        model_patch: storedPatch(p),
         ...parseColumn(predictionMetaSchema, p.meta, "Prediction.meta"),
       }) + "\n",
     )

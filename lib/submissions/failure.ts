@@ -34,6 +34,7 @@ import { fingerprintSchema, type Fingerprint } from "@/core/schemas/results";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
 import { readableSubmission } from "@/lib/submissions/access";
 import { bugTrajectory, carriedPatches, type CarriedPatch, type TrajectoryView } from "@/lib/submissions/trajectory-view";
+import { STORED_PATCH, storedPatch } from "@/lib/submissions/staged-texts";
 
 export type FailingTest = { id: string; list: "FAIL_TO_PASS" | "PASS_TO_PASS"; excerpt: LogExcerpt | null };
 
@@ -207,6 +208,11 @@ async function chainErrorFor(sides: FailureSide[], continuousId: string, order: 
   };
 }
 
+/** The agent's patch as the failure page shows it to those who may read it. */
+function agentPatchView(patch: string): FailurePage["agentPatch"] {
+  return { visible: true, files: diffFiles(patch), empty: patch.trim() === "" };
+}
+
 export async function getFailurePage(viewer: Viewer | null, submissionId: string, continuousId: string, order: number, trajectoryPage = 1): Promise<FailurePage> {
   const access = await readableSubmission(viewer, submissionId);
   const sub = await db.submission.findUniqueOrThrow({
@@ -238,7 +244,7 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
   const [chainError, prediction, verdicts, trajectory, carried] = await Promise.all([
     chainErrorFor(sides, continuousId, order),
     // the figures are public like the row's costs; the patch is for the team and reviewers only
-    db.prediction.findUnique({ where: { submissionId_continuousId_order: { submissionId, continuousId, order } }, select: { modelPatch: mayReadPatch, meta: true } }),
+    db.prediction.findUnique({ where: { submissionId_continuousId_order: { submissionId, continuousId, order } }, select: { meta: true, modelPatch: mayReadPatch, patchText: mayReadPatch ? STORED_PATCH.patchText : false } }),
     db.bugResult.findMany({ where: { submissionId, continuousId }, select: { order: true, resolved: true } }),
     bugTrajectory(viewer, { id: sub.id, teamId: access.teamId, visibility: access.visibility }, continuousId, order, trajectoryPage),
     carriedPatches(submissionId, mode, continuousId, chain.bugs.filter((b) => b.order < order)),
@@ -267,9 +273,7 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
     // a side that was never graded has touched nothing
     fileSets: fileSetRows(goldFiles, sides.map((s) => s.outcome?.modelFiles ?? [])),
     goldDiff: diffFiles(bug.patch),
-    agentPatch: mayReadPatch
-      ? { visible: true, files: diffFiles(prediction?.modelPatch ?? ""), empty: (prediction?.modelPatch ?? "").trim() === "" }
-      : { visible: false },
+    agentPatch: mayReadPatch ? agentPatchView(prediction ? storedPatch({ modelPatch: prediction.modelPatch ?? "", patchText: prediction.patchText ?? null }) : "") : { visible: false },
     chain: chain.bugs.map((b) => ({ order: b.order, swebenchInstanceId: b.swebenchInstanceId, resolved: resolvedAt.get(b.order) ?? null })),
     effort: prediction ? parseColumn(predictionMetaSchema, prediction.meta, "Prediction.meta") : null,
     trajectory,

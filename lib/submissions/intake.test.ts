@@ -413,30 +413,55 @@ describe("receiveSubmission: trajectories", () => {
     expect(JSON.parse(row.trajectories[0]!.outcome!)).toMatchObject({ wall_seconds: 3.2, metrics: { turns: 2 } });
   });
 
-  it("large patches and logs are written by the checking thread: a patch moved into its row in SQL, a log named by its trajectory, both read whole; a refused upload leaves none; a deleted submission takes its logs", async () => {
+  it("large patches and logs are written by the checking thread and named by their rows, never copied: read whole by every reader; a refused upload leaves none; a deleted submission takes them", async () => {
     const big = `--- /dev/null\n+++ b/big.py\n@@ -0,0 +1,1000 @@\n${"+x = 1  # padding padding padding\n".repeat(1000)}`;
     const predictions = withLine(0, (r) => ({ ...r, model_patch: big }));
     const log = call("ls", "z".repeat(40_000) + "\n");
     const got = await intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/1.log": log }), {}, predictions), { limits: LIMITS });
-    const stored = await t.db.prediction.findFirstOrThrow({ where: { submissionId: got.id, continuousId: "dateranges-chain-1", order: 1 }, select: { modelPatch: true, meta: true } });
-    expect(stored.modelPatch).toBe(big);
-    const { STORED_LOG, storedLog } = await import("@/lib/submissions/trajectory-view");
+    const { STORED_LOG, STORED_PATCH, storedLog, storedPatch } = await import("@/lib/submissions/staged-texts");
+    const stored = await t.db.prediction.findFirstOrThrow({ where: { submissionId: got.id, continuousId: "dateranges-chain-1", order: 1 }, select: { ...STORED_PATCH, patchTextId: true } });
+    expect(stored.modelPatch).toBe("");
+    expect(storedPatch(stored)).toBe(big);
     const trajectory = await t.db.trajectory.findFirstOrThrow({ where: { submissionId: got.id }, select: { ...STORED_LOG, logTextId: true } });
     expect(trajectory.log).toBe("");
     expect(storedLog(trajectory)).toBe(log);
-    // what stays staged is the log its trajectory names
-    expect(await t.db.stagedText.findMany({ select: { id: true } })).toEqual([{ id: trajectory.logTextId }]);
-    const { bugTrajectoryLog } = await import("@/lib/submissions/downloads");
+    // what stays staged is what the rows name
+    expect((await t.db.stagedText.findMany({ select: { id: true } })).map((r) => r.id).sort()).toEqual([stored.patchTextId, trajectory.logTextId].sort());
+    // every reader of a patch reads the named text: the evaluation's, the download's, the failure page's
+    const { getChainPredictions } = await import("@/lib/submissions/data");
+    expect((await getChainPredictions(got.id, "dateranges-chain-1")).get(1)?.model_patch).toBe(big);
+    const { bugTrajectoryLog, predictionsJsonl } = await import("@/lib/submissions/downloads");
+    expect(JSON.parse((await predictionsJsonl(alice, got.id)).split("\n").find((l) => l.includes('"order":1'))!).model_patch).toBe(big);
+    const { getFailurePage } = await import("@/lib/submissions/failure");
+    const page = await getFailurePage(alice, got.id, "dateranges-chain-1", 1);
+    expect(page.agentPatch).toMatchObject({ visible: true, empty: false, files: [expect.objectContaining({ path: "big.py" })] });
     await expect(bugTrajectoryLog(alice, got.id, "dateranges-chain-1", 1)).resolves.toMatchObject({ text: log });
     // the staged texts count in what the submission stores (the storage limit), though they never crossed this thread
     const { uploadBytes } = await t.db.submission.findUniqueOrThrow({ where: { id: got.id }, select: { uploadBytes: true } });
     expect(Number(uploadBytes)).toBeGreaterThan(Buffer.byteLength(big) + Buffer.byteLength(log));
-    // the patch is staged, then the archive refused
+    // the patch is staged, then the archive refused: nothing of that upload stays
     await expect(intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/9.log": log }), {}, predictions), { limits: LIMITS })).rejects.toBeInstanceOf(FieldError);
-    expect(await t.db.stagedText.count()).toBe(1);
+    expect(await t.db.stagedText.count()).toBe(2);
     const { deleteSubmissionFor } = await import("@/lib/submissions/removal");
     await cancelAndDelete(got.id, deleteSubmissionFor);
     expect(await t.db.stagedText.count()).toBe(0);
+  });
+
+  it("a day-old staged text goes with the next upload's staging unless a prediction or a trajectory names it", async () => {
+    const big = `--- /dev/null\n+++ b/big.py\n@@ -0,0 +1,1000 @@\n${"+y = 2  # padding padding padding\n".repeat(1000)}`;
+    const log = call("ls", "q".repeat(40_000) + "\n");
+    const got = await intake.receiveSubmission(alice, await trajectoryUpload(await archive({ "dateranges-chain-1/1.log": log }), {}, withLine(0, (r) => ({ ...r, model_patch: big }))), { limits: LIMITS });
+    const named = (await t.db.stagedText.findMany({ select: { id: true } })).map((r) => r.id).sort();
+    expect(named).toHaveLength(2);
+    await t.db.stagedText.create({ data: { id: "left-by-a-crash", text: "x".repeat(20_000) } });
+    await t.db.stagedText.updateMany({ data: { createdAt: new Date(Date.now() - 2 * 24 * 3600_000) } });
+    const { stageTexts } = await import("@/lib/submissions/staged-texts");
+    const [fresh] = await stageTexts(t.url, ["z".repeat(20_000)]);
+    const left = (await t.db.stagedText.findMany({ select: { id: true } })).map((r) => r.id);
+    expect(left.sort()).toEqual([...named, (fresh as { staged: string }).staged].sort());
+    const { deleteSubmissionFor } = await import("@/lib/submissions/removal");
+    await cancelAndDelete(got.id, deleteSubmissionFor);
+    await t.db.stagedText.deleteMany();
   });
 
   it("the checking thread hands back a trajectory's log as where it staged it, not as a copy of the log", async () => {

@@ -28,11 +28,14 @@ const DAY_MS = 24 * 3600_000;
  */
 async function deleteStored(tx: Tx, id: string, where: { visibility?: string; status: string | { notIn: string[] } }, audit: { actorId: string | null; reason: string | null }): Promise<{ deleted: boolean; analysed: string[] }> {
   const analysed = await tx.chainErrorAnalysis.findMany({ where: { oracleSubmissionId: id }, select: { seqSubmissionId: true } });
-  const logs = await tx.trajectory.findMany({ where: { submissionId: id, logTextId: { not: null } }, select: { logTextId: true } });
+  const [logs, patches] = await Promise.all([
+    tx.trajectory.findMany({ where: { submissionId: id, logTextId: { not: null } }, select: { logTextId: true } }),
+    tx.prediction.findMany({ where: { submissionId: id, patchTextId: { not: null } }, select: { patchTextId: true } }),
+  ]);
   const { count } = await tx.submission.deleteMany({ where: { id, ...where } });
   if (count === 0) return { deleted: false, analysed: [] };
-  // the large trajectory logs its trajectories named (lib/submissions/staged-texts.ts): free once the trajectories are gone
-  await tx.stagedText.deleteMany({ where: { id: { in: logs.map((l) => l.logTextId!) } } });
+  // the large patches and logs its rows named (lib/submissions/staged-texts.ts): free once the rows are gone
+  await tx.stagedText.deleteMany({ where: { id: { in: [...logs.map((l) => l.logTextId!), ...patches.map((p) => p.patchTextId!)] } } });
   await tx.auditLog.create({ data: { actorId: audit.actorId, action: "submission_deleted" satisfies AuditAction, targetType: "submission", targetId: id, reason: audit.reason } });
   return { deleted: true, analysed: analysed.map((a) => a.seqSubmissionId) };
 }

@@ -2,17 +2,18 @@
  * An upload's large texts (model patches, trajectory logs), written to the
  * database by the upload-checking thread before the submission is stored,
  * straight through the driver, one text per statement. The storing
- * transaction then copies a patch into its row in SQL (INSERT … SELECT) and
- * deletes it, and names a log from its trajectory (Trajectory.logTextId), so
- * no megabyte of an upload passes through the answering thread: Prisma's
- * query compiler costs that thread about 100 ms per MB of a value, and one
- * 32 MB upload stalled every other request for seconds.
+ * transaction names a patch from its prediction (Prediction.patchTextId) and
+ * a log from its trajectory (Trajectory.logTextId), so no megabyte of an
+ * upload passes through the answering thread: Prisma's query compiler costs
+ * that thread about 100 ms per MB of a value, one 32 MB upload stalled every
+ * other request for seconds, and even copying the patches in SQL (INSERT …
+ * SELECT, then a commit writing them again) held it over 200 ms.
  *
- * Invariants: a staged text belongs to one upload; the upload's texts are
- * deleted whether it is stored or refused (createSubmission), but for the
- * logs its trajectories name, which go when the submission is deleted
- * (lib/submissions/removal.ts); any left by a crash go after a day (the next
- * upload's staging deletes the texts no trajectory names).
+ * Invariants: a staged text belongs to one upload; a refused upload's texts
+ * are deleted (createSubmission), a stored one's stay, named by its rows, and
+ * go when the submission is deleted (lib/submissions/removal.ts); any left by
+ * a crash go after a day (the next upload's staging deletes the texts no row
+ * names).
  */
 import { randomUUID } from "node:crypto";
 import { dbEngine } from "@/db/schema";
@@ -52,7 +53,7 @@ export async function stageTexts(url: string, texts: string[]): Promise<(string 
   const db = await connect(url);
   try {
     // createdAt is the database's own clock in both (its column default): only this module writes the table
-    const named = `EXISTS (SELECT 1 FROM "Trajectory" t WHERE t."logTextId" = "StagedText"."id")`;
+    const named = `(EXISTS (SELECT 1 FROM "Trajectory" t WHERE t."logTextId" = "StagedText"."id") OR EXISTS (SELECT 1 FROM "Prediction" p WHERE p."patchTextId" = "StagedText"."id"))`;
     await db.run({ sqlite: `DELETE FROM "StagedText" WHERE "createdAt" < datetime('now', '-1 day') AND NOT ${named}`, pg: `DELETE FROM "StagedText" WHERE "createdAt" < now() - interval '1 day' AND NOT ${named}` }, []);
     const out: (string | StagedText)[] = [];
     for (const text of texts) {
@@ -70,5 +71,10 @@ export async function stageTexts(url: string, texts: string[]): Promise<(string 
   }
 }
 
-/** Answers the next macrotask: between two large statements of a transaction, other requests get their turn. */
-export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** What a prediction's model patch is read by: its own column, or the staged text it names (Prediction.patchTextId). */
+export const STORED_PATCH = { modelPatch: true, patchText: { select: { text: true } } } as const;
+export const storedPatch = (row: { modelPatch: string; patchText: { text: string } | null }): string => row.patchText?.text ?? row.modelPatch;
+
+/** What a trajectory's log is read by: its own column, or the staged text it names (Trajectory.logTextId). */
+export const STORED_LOG = { log: true, logText: { select: { text: true } } } as const;
+export const storedLog = (row: { log: string; logText: { text: string } | null }): string => row.logText?.text ?? row.log;

@@ -14,6 +14,7 @@ import type { Mode } from "@/core/schemas/prediction";
 import { trajectoryOutcomeSchema, type TrajectoryOutcome } from "@/core/schemas/trajectory";
 import { TIMELINE_PAGE_ITEMS, timelinePagesSchema } from "@/lib/submissions/trajectories";
 import { failurePageUrl, rawTrajectoryUrl } from "@/lib/submissions/urls";
+import { STORED_LOG, STORED_PATCH, storedLog, storedPatch } from "@/lib/submissions/staged-texts";
 
 export type TrajectoryView =
   /** no trajectory was uploaded for this bug */
@@ -46,9 +47,6 @@ export const MAX_SHOWN_CHARS = 16 * 1024;
 
 const EMPTY_TIMELINE: Timeline = { steps: [], calls: [], declaredSteps: 0 };
 
-/** What a trajectory's log is read by: its own column, or the staged text it names (lib/submissions/staged-texts.ts). */
-export const STORED_LOG = { log: true, logText: { select: { text: true } } } as const;
-export const storedLog = (row: { log: string; logText: { text: string } | null }): string => row.logText?.text ?? row.log;
 
 /** `length` code points of a bug's stored log from code point `from`, cut by the database: the rest of the log never leaves it. */
 async function logSlice(submissionId: string, continuousId: string, order: number, from: number, length: number): Promise<string> {
@@ -121,10 +119,10 @@ export async function carriedPatches(submissionId: string, mode: Mode, continuou
   const orders = earlier.map((b) => b.order);
   const [results, predictions] = await Promise.all([
     db.bugResult.findMany({ where: { submissionId, continuousId, order: { in: orders } }, select: { order: true, patchApplied: true, applyMethod: true } }),
-    db.prediction.findMany({ where: { submissionId, continuousId, order: { in: orders } }, select: { order: true, modelPatch: true } }),
+    db.prediction.findMany({ where: { submissionId, continuousId, order: { in: orders } }, select: { order: true, ...STORED_PATCH } }),
   ]);
   const result = new Map(results.map((r) => [r.order, r]));
-  const patch = new Map(predictions.map((p) => [p.order, p.modelPatch]));
+  const patch = new Map(predictions.map((p) => [p.order, storedPatch(p)]));
   return earlier.map((b) => {
     const r = result.get(b.order);
     const empty = (patch.get(b.order) ?? "").trim() === "";
