@@ -2,20 +2,40 @@
 import { Command, CommanderError } from "commander";
 import { wasInterrupted } from "@/evaluator/sandbox";
 import { EnvironmentError, InputError, coerceError } from "@/core/errors";
-import { registerEvaluate } from "./evaluate";
 import { UsageError } from "./options";
-import { registerReport } from "./report";
-import { registerRegrade } from "./regrade";
-import { registerBundle } from "./bundle";
-import { registerValidate } from "./validate";
-import { registerDemo } from "./demo";
-import { registerDataset } from "./dataset";
-import { registerSubmit } from "./submit";
-import { registerAdmin } from "./admin";
-import { registerAggregates } from "./aggregates";
-import { registerCleanup } from "./cleanup";
-import { registerMining } from "./mining";
-import { registerRollout } from "./rollout";
+
+type Register = (program: Command) => void;
+
+/**
+ * Every command, by its first word, and the module that registers it, loaded
+ * only when that command runs: `chainswe evaluate` loads the engine and
+ * nothing of the portal (no Prisma client, no Next.js), and a command's
+ * start costs only its own modules. The help and an unknown word load them all.
+ * In the order the help lists them.
+ */
+const COMMANDS: [string[], () => Promise<Register>][] = [
+  [["validate"], async () => (await import("./validate")).registerValidate],
+  [["evaluate"], async () => (await import("./evaluate")).registerEvaluate],
+  [["report"], async () => (await import("./report")).registerReport],
+  [["regrade"], async () => (await import("./regrade")).registerRegrade],
+  [["bundle", "verify"], async () => (await import("./bundle")).registerBundle],
+  [["demo"], async () => (await import("./demo")).registerDemo],
+  [["dataset", "db"], async () => (await import("./dataset")).registerDataset],
+  [["submit"], async () => (await import("./submit")).registerSubmit],
+  [["admin"], async () => (await import("./admin")).registerAdmin],
+  [["aggregates"], async () => (await import("./aggregates")).registerAggregates],
+  [["cleanup"], async () => (await import("./cleanup")).registerCleanup],
+  [["mine", "select"], async () => (await import("./mining")).registerMining],
+  [["rollout"], async () => (await import("./rollout")).registerRollout],
+  [["worker", "dispatcher", "submit-local"], async () => (await import("./worker")).registerWorker],
+];
+
+/** The modules that register the command `argv` names (its first word that is not an option); all of them when it names none. */
+export function commandModules(argv: string[]): (() => Promise<Register>)[] {
+  const word = argv.slice(2).find((a) => !a.startsWith("-"));
+  const named = COMMANDS.find(([words]) => word !== undefined && words.includes(word));
+  return named ? [named[1]] : COMMANDS.map(([, load]) => load);
+}
 
 /** File-system errors a user causes (a path that is missing, unreadable or of the wrong kind). */
 const PATH_ERRORS = new Set(["ENOENT", "EACCES", "EISDIR", "ENOTDIR", "EPERM"]);
@@ -45,20 +65,7 @@ export async function main(argv: string[]): Promise<void> {
     .showHelpAfterError()
     // commander's own usage errors (unknown or missing option) are thrown here, for exit 2
     .exitOverride();
-  registerValidate(program);
-  registerEvaluate(program);
-  registerReport(program);
-  registerRegrade(program);
-  registerBundle(program);
-  registerDemo(program);
-  registerDataset(program);
-  registerSubmit(program);
-  registerAdmin(program);
-  registerAggregates(program);
-  registerCleanup(program);
-  registerMining(program);
-  registerRollout(program);
-  (await import("./worker")).registerWorker(program);
+  for (const register of await Promise.all(commandModules(argv).map((load) => load()))) register(program);
   try {
     await program.parseAsync(argv);
   } catch (e) {

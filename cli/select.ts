@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { loadDataset } from "@/evaluator/dataset";
 import { besideOutput, selectChains, writeJsonl } from "@/evaluator/mining";
 import { readResults } from "@/evaluator/replay";
-import { datasetStats } from "@/lib/dataset/stats";
+import { datasetStats } from "@/core/dataset/stats";
 import { z } from "zod";
 import { parseOptions, readableDir, readableFile, UsageError } from "./options";
 import type { DatasetStats } from "@/core/schemas/columns";

@@ -72,7 +72,7 @@ export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 const countRow = { chains: z.number().int().nonnegative(), bugs: z.number().int().nonnegative() };
 
 /**
- * DatasetVersion.stats (lib/dataset/stats.ts computes it). The fields after `repos`
+ * DatasetVersion.stats (core/dataset/stats.ts computes it). The fields after `repos`
  * came later and are optional, so versions imported before them still parse.
  */
 export const datasetStatsSchema = z.object({

@@ -8,7 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDataset } from "@/evaluator/dataset";
-import { datasetStats } from "@/lib/dataset/stats";
+import { datasetStats } from "@/core/dataset/stats";
 import { InputError } from "@/core/errors";
 import { DEMO_DATASET as DEMO, ROOT, openTestDb, testDbEngine } from "@/lib/testing/test-db";
 
@@ -49,7 +49,7 @@ describe("importDataset", () => {
   it("imports the demo dataset and reads every chain back as loadDataset gave it", async () => {
     const imported = await data.importDataset(DEMO, "v1");
     const loaded = await loadDataset(DEMO);
-    // the full statistics (lib/dataset/stats.ts), stored as they were computed
+    // the full statistics (core/dataset/stats.ts), stored as they were computed
     expect(imported.stats).toEqual(datasetStats(loaded.chains));
     expect(imported.stats).toMatchObject({ chains: 5, bugs: 16, repos: 5, avg_length: 3.2 });
     expect(imported.sha256).toBe(loaded.sha256);

@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
-import { datasetStats } from "@/lib/dataset/stats";
+import { datasetStats } from "@/core/dataset/stats";
 import { db, isUniqueViolation } from "@/db/client";
 import { versionRulesSchema, type VersionRules } from "@/core/schemas/manifest";
 import { Prisma } from "@/db/generated/prisma/client";

@@ -33,7 +33,7 @@ export function repositoryRows(chains: readonly { repo: string; length: number }
 
 // ---------------------------------------------------------------- the pages' rows
 
-/** A version with its stored statistics (lib/dataset/stats.ts; the optional ones are absent on versions imported before them). */
+/** A version with its stored statistics (core/dataset/stats.ts; the optional ones are absent on versions imported before them). */
 export type DatasetVersionRow = { version: string; createdAt: Date; sha256: string; modes: Mode[] } & DatasetStats;
 
 export type DatasetChainRow = {

@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_DATASET, ensureDemoImages } from "@/cli/demo";
 import { loadDataset } from "@/evaluator/dataset";
-import { datasetStats } from "@/lib/dataset/stats";
+import { datasetStats } from "@/core/dataset/stats";
 import { demoClones, demoInstance, writeInstanceFile } from "@/tests/mining/demo-instances";
 import { ownSandboxes } from "./engine";
 

@@ -30,7 +30,7 @@ test("browse /dataset → demo → a chain → its bugs, and on to a failure pag
 
   await demoRow.getByRole("link", { name: DEMO_VERSION }).click();
   await expect(page.getByRole("heading", { name: `Dataset ${DEMO_VERSION}` })).toBeVisible();
-  // the statistics stored at import (lib/dataset/stats.ts): 16 bugs / 5 chains, bug dates, per source
+  // the statistics stored at import (core/dataset/stats.ts): 16 bugs / 5 chains, bug dates, per source
   await expect(page.locator("dt", { hasText: "Average length" }).locator("+ dd")).toHaveText("3.2");
   await expect(page.locator("dt", { hasText: "Bug dates" }).locator("+ dd")).toHaveText("2023-02-14 – 2024-03-11");
   const sources = page.getByRole("table", { name: new RegExp(`^Sources of ${DEMO_VERSION}`) });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_CHAINS } from "@/tests/mining/demo-instances";
 import { datasetStatsSchema } from "@/core/schemas/columns";
-import { datasetStats } from "@/lib/dataset/stats";
+import { datasetStats } from "@/core/dataset/stats";
 
 describe("dataset statistics", () => {
   it("counts the demo dataset as the paper's tables do", () => {
