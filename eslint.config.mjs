@@ -36,7 +36,7 @@ const LIB_MAY_IMPORT_REPLAY = ["!@/evaluator/replay", "@/evaluator/replay/*", "!
 /**
  * The layers, lowest first, and what each may import besides itself and packages
  * (README, "Layout"). core/ takes package.json for the grader's version; jobs/ is
- * handed the portal's loaders (lib/queue-loaders.ts), it never imports lib/.
+ * handed the portal's loaders (lib/site/queue-loaders.ts), it never imports lib/.
  */
 export const LAYERS = {
   core: ["package.json"],

@@ -1,6 +1,6 @@
 import type { NextConfig } from "next";
 import { PHASE_DEVELOPMENT_SERVER } from "next/constants";
-import { SECURITY_HEADERS } from "./lib/security-headers";
+import { SECURITY_HEADERS } from "./lib/site/security-headers";
 
 const nextConfig = (phase: string): NextConfig => ({
   // a separate build dir per test run or checkout (tests build the site into their own)

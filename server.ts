@@ -1,10 +1,10 @@
 /**
  * The site's HTTP server: Next.js's request handler behind a thin gate. It
  * refuses a post to a page (a server action or a form) from another site
- * (CSRF, 403, lib/http.ts crossSiteProblem; Next.js's own check lets a request
+ * (CSRF, 403, lib/http/requests.ts crossSiteProblem; Next.js's own check lets a request
  * without an Origin through and answers a foreign one with a 500). And it
  * answers with a clear 4xx the requests Next.js would answer with a 500
- * (lib/site-request.ts decides which): an address whose %-escapes are not
+ * (lib/site/request.ts decides which): an address whose %-escapes are not
  * UTF-8, and a page post that is too large, not a form, or not the arguments
  * a server action of this site takes. The address is normalised first (dot
  * segments resolved) and Next.js is handed the one the gate judged; no header
@@ -12,20 +12,20 @@
  * origin and their bodies themselves (streamed, with their own limits). Each
  * request runs inside `pageRequest` (which also carries the peer address for
  * the rate limits), so an action that refuses its decoded arguments
- * (lib/form-action.ts) has its 500 replaced by that refusal.
+ * (lib/forms/action.ts) has its 500 replaced by that refusal.
  *
  * Started by `node bin/site.mjs [-p PORT] [-H HOST] [--dev]` (scripts/demo.sh,
- * the browser tests, deploy/, `npm run dev`). The embedded worker (lib/site-worker.ts) owns
+ * the browser tests, deploy/, `npm run dev`). The embedded worker (lib/site/worker.ts) owns
  * SIGTERM/SIGINT: it hands running chains back, then exits.
  */
 import { createServer, IncomingMessage, type ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
 import next from "next";
 import { env } from "@/env";
-import { pageRequest, type PageRequest } from "@/lib/form-action";
-import { crossSiteProblem, siteOriginFromEnv } from "@/lib/http";
-import { HSTS_HEADER, SECURITY_HEADERS } from "@/lib/security-headers";
-import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, normalAddress, pageBodyProblem, tooLarge } from "@/lib/site-request";
+import { pageRequest, type PageRequest } from "@/lib/forms/action";
+import { crossSiteProblem, siteOriginFromEnv } from "@/lib/http/requests";
+import { HSTS_HEADER, SECURITY_HEADERS } from "@/lib/site/security-headers";
+import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, normalAddress, pageBodyProblem, tooLarge } from "@/lib/site/request";
 
 const webHeaders = (req: IncomingMessage) =>
   new Headers(Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : [value].flat().map((v): [string, string] => [name, v]))));

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/ui/SiteHeader";
 import { getViewer } from "@/lib/auth/viewer";
 import { unreadNotificationCount } from "@/lib/notifications/data";
-import { headerFacts } from "@/lib/site-header";
+import { headerFacts } from "@/lib/site/header";
 import "./globals.css";
 
 export const metadata = {

@@ -12,7 +12,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorResponse, json } from "@/lib/http";
+import { errorResponse, json } from "@/lib/http/requests";
 import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
 import type { Viewer } from "@/lib/accounts/users";
 import { runSubmit, trajectoriesBlob, type SubmitFlags, type SubmitIo } from "./submit";

@@ -96,7 +96,7 @@ async function workerCommand(raw: Record<string, unknown>): Promise<void> {
     return;
   }
   const { startWorkerPool } = await import("@/jobs/queue");
-  const { portalLoaders } = await import("@/lib/queue-loaders");
+  const { portalLoaders } = await import("@/lib/site/queue-loaders");
   await assertEngine();
   const pool = startWorkerPool({
     concurrency,
@@ -118,7 +118,7 @@ async function dispatcherCommand(raw: Record<string, unknown>): Promise<void> {
   if (!redisUrl) throw new UsageError("dispatcher", [{ field: "--redis", message: "give --redis or set REDIS_URL" }]);
   const { startDispatcher } = await import("@/jobs/distributed/dispatcher");
   const { DEFAULT_QUEUE_POLICY } = await import("@/jobs/queue");
-  const { portalLoaders } = await import("@/lib/queue-loaders");
+  const { portalLoaders } = await import("@/lib/site/queue-loaders");
   const dispatcher = startDispatcher({
     redisUrl,
     loaders: portalLoaders,

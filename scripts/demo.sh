@@ -25,5 +25,5 @@ if [ ! -f "$dist/BUILD_ID" ] || [ -n "$(find app components lib evaluator env.ts
 fi
 echo "ChainSWE on http://localhost:$PORT — the demo submissions are evaluated in the background (a few minutes)." >&2
 echo "First site admin: node bin/chainswe.mjs admin create <username> (see README)." >&2
-# Ctrl-C / SIGTERM: the site hands its running chains back before it exits (lib/site-worker.ts)
+# Ctrl-C / SIGTERM: the site hands its running chains back before it exits (lib/site/worker.ts)
 exec node bin/site.mjs -p "$PORT"

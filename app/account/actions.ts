@@ -1,8 +1,8 @@
 "use server";
-import { formAction } from "@/lib/form-action";
+import { formAction } from "@/lib/forms/action";
 import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
-import { failure, formValues, ok, type ActionResult } from "@/lib/action-result";
+import { failure, formValues, ok, type ActionResult } from "@/lib/forms/result";
 import { currentSessionToken, getViewer } from "@/lib/auth/viewer";
 import { requestClientAddress } from "@/lib/auth/request-address";
 import { changePassword } from "@/lib/accounts/password-change";

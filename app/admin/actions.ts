@@ -1,7 +1,7 @@
 "use server";
-import { formAction } from "@/lib/form-action";
+import { formAction } from "@/lib/forms/action";
 import { refresh } from "next/cache";
-import { failure, ok, type ActionResult } from "@/lib/action-result";
+import { failure, ok, type ActionResult } from "@/lib/forms/result";
 import { getViewer } from "@/lib/auth/viewer";
 import { regradeAsSiteAdmin } from "@/lib/submissions/regrade";
 import { changeSiteRole, siteRoleChangeSchema } from "@/lib/accounts/users";

@@ -1,8 +1,8 @@
 "use server";
 import { refresh } from "next/cache";
-import { failure, ok, type ActionResult } from "@/lib/action-result";
+import { failure, ok, type ActionResult } from "@/lib/forms/result";
 import { getViewer } from "@/lib/auth/viewer";
-import { formAction } from "@/lib/form-action";
+import { formAction } from "@/lib/forms/action";
 import { markAllNotificationsRead } from "@/lib/notifications/data";
 
 export const markAllReadAction = formAction({}, async (_prev: ActionResult, _form: FormData): Promise<ActionResult> => {

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/accounts/SignInForm";
 import { getViewer } from "@/lib/auth/viewer";
 import { githubEnabled } from "@/lib/auth/options";
-import { sameSitePath } from "@/lib/safe-redirect";
+import { sameSitePath } from "@/lib/http/safe-redirect";
 
 export const metadata = { title: "Sign in · ChainSWE" };
 

@@ -1,6 +1,6 @@
 "use server";
-import { formAction } from "@/lib/form-action";
-import { failure, formValues, ok, type ActionResult } from "@/lib/action-result";
+import { formAction } from "@/lib/forms/action";
+import { failure, formValues, ok, type ActionResult } from "@/lib/forms/result";
 import { env } from "@/env";
 import { requestClientAddress } from "@/lib/auth/request-address";
 import { rateStore } from "@/lib/accounts/rate-events";

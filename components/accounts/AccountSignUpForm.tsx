@@ -2,7 +2,7 @@
 import { signIn } from "next-auth/react";
 import { useActionState } from "react";
 import { signUpAction } from "@/app/signup/actions";
-import { IDLE, type ActionResult } from "@/lib/action-result";
+import { IDLE, type ActionResult } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
 
 /** Sign-up, then sign-in with the same credentials, then the teams page: one step for the user. */

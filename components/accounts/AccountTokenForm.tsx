@@ -2,7 +2,7 @@
 import { useActionState } from "react";
 import { createTokenAction } from "@/app/account/actions";
 import { API_TOKEN_SCOPES } from "@/core/schemas/columns";
-import { IDLE, fieldError, type ActionResult } from "@/lib/action-result";
+import { IDLE, fieldError, type ActionResult } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
 
 const SCOPE_HINTS: Record<(typeof API_TOKEN_SCOPES)[number], string> = {

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { changePasswordAction } from "@/app/account/actions";
-import { IDLE, type ActionResult } from "@/lib/action-result";
+import { IDLE, type ActionResult } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
 
 /** Current password and a new one; on success, says how many other sessions were signed out. */

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { regradeAction } from "@/app/admin/actions";
-import { IDLE } from "@/lib/action-result";
+import { IDLE } from "@/lib/forms/result";
 
 /** Re-grade from stored logs: one submission by id, or all of them with the field empty. */
 export function AdminRegradeForm() {

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { changeSiteRoleAction } from "@/app/admin/actions";
-import { IDLE } from "@/lib/action-result";
+import { IDLE } from "@/lib/forms/result";
 import { InlineError } from "@/components/ui/form";
 
 const LABELS = { reviewer: "reviewer", site_admin: "site admin" } as const;

@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import { IDLE, type ActionResult } from "@/lib/action-result";
+import { IDLE, type ActionResult } from "@/lib/forms/result";
 import { InlineError } from "@/components/ui/form";
 
 export function MarkAllReadButton({ action, unread }: { action: (prev: ActionResult, form: FormData) => Promise<ActionResult>; unread: number }) {

@@ -7,7 +7,7 @@
  */
 import { useActionState } from "react";
 import { cancelAction, deleteAction, rerunAction, trajectoriesAction, visibilityAction } from "@/app/submissions/[id]/actions";
-import { IDLE, type ActionResult } from "@/lib/action-result";
+import { IDLE, type ActionResult } from "@/lib/forms/result";
 import type { SubmissionActions as Allowed } from "@/lib/submissions/visibility";
 
 /** The action's outcome, unless it is about one field (FieldMessage shows that beside the field). */

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { createTeamAction } from "@/app/teams/actions";
-import { IDLE } from "@/lib/action-result";
+import { IDLE } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
 
 /** The create-team form; on success the action redirects to the new team's page. */

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { TEAM_ROLES, type TeamRole } from "@/core/schemas/columns";
-import { IDLE, fieldError, typed, type ActionResult } from "@/lib/action-result";
+import { IDLE, fieldError, typed, type ActionResult } from "@/lib/forms/result";
 import { Field, FormMessage, InlineError, TextField, describedBy } from "@/components/ui/form";
 
 type Action = (prev: ActionResult, form: FormData) => Promise<ActionResult>;

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import type { SystemRow } from "@/lib/teams/systems";
 import { SYSTEM_FIELDS } from "@/lib/teams/system-fields";
-import { IDLE, fieldError, typed, type ActionResult } from "@/lib/action-result";
+import { IDLE, fieldError, typed, type ActionResult } from "@/lib/forms/result";
 import { Field, FormMessage, TextField, describedBy } from "@/components/ui/form";
 
 type Props = {

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { FormMessage, TextField } from "@/components/ui/form";
-import { IDLE, type ActionResult } from "@/lib/action-result";
+import { IDLE, type ActionResult } from "@/lib/forms/result";
 import type { WebhookView } from "@/lib/notifications/webhooks";
 
 type Secret = { secret: string | null };

@@ -7,7 +7,7 @@ import Link from "next/link";
 import type { Viewer } from "@/lib/accounts/users";
 import { SignOutButton } from "@/components/accounts/SignOutButton";
 import { utcDay } from "@/core/format";
-import type { HeaderFacts } from "@/lib/site-header";
+import type { HeaderFacts } from "@/lib/site/header";
 
 
 export function SiteHeader({ viewer, facts, unread }: { viewer: Viewer | null; facts: HeaderFacts; unread: number }) {

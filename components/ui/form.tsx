@@ -1,10 +1,10 @@
 /**
  * The form kit: the field markup that shows an error beside its field, and
- * the message not tied to a field, for an ActionResult (lib/action-result.ts).
+ * the message not tied to a field, for an ActionResult (lib/forms/result.ts).
  * No hooks here, so server and client components both use it.
  */
 import type { ReactNode } from "react";
-import { fieldError, typed, type ActionResult } from "@/lib/action-result";
+import { fieldError, typed, type ActionResult } from "@/lib/forms/result";
 
 /** The message not tied to a field (and any field error the form has no control for). */
 export function FormMessage({ result, fields = [] }: { result: ActionResult<unknown>; fields?: string[] }) {

@@ -11,7 +11,7 @@ import { modeSchema, type PredictionLine } from "@/core/schemas/prediction";
 
 /**
  * What a worker reads and recomputes through the portal's data layer, handed
- * in by the process that starts it (lib/queue-loaders.ts: the site's worker,
+ * in by the process that starts it (lib/site/queue-loaders.ts: the site's worker,
  * `chainswe worker`, the dispatcher), so the queue imports no portal feature.
  */
 export type QueueLoaders = {

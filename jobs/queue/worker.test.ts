@@ -24,7 +24,7 @@ describe("startWorkerPool", () => {
     // a chain the dataset version does not have: getChain answers null
     await t.db.evaluationJob.updateMany({ where: { submissionId: s.id }, data: { continuousId: "gone-chain-1" } });
     const lines: string[] = [];
-    const { portalLoaders } = await import("@/lib/queue-loaders");
+    const { portalLoaders } = await import("@/lib/site/queue-loaders");
     const pool = queue.startWorkerPool({ concurrency: 2, leaseMs: 5_000, pollMs: 20, workerId: "test", loaders: portalLoaders, log: (l) => lines.push(l), reapOrphans: false });
     try {
       await waitFor("the submission to fail", async () => (await t.db.submission.findUniqueOrThrow({ where: { id: s.id } })).status === "failed", { timeoutMs: 60_000, everyMs: 25 });

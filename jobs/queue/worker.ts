@@ -22,7 +22,7 @@ export type WorkerPoolOptions = {
   pollMs: number;
   /** unique among the workers sharing the database, e.g. host:pid */
   workerId: string;
-  /** the chain, predictions and aggregates, through the portal's data layer (lib/queue-loaders.ts) */
+  /** the chain, predictions and aggregates, through the portal's data layer (lib/site/queue-loaders.ts) */
   loaders: QueueLoaders;
   maxAttempts?: number;
   backoff?: BackoffPolicy;

@@ -7,7 +7,7 @@ import { CAUSES, type BreakdownStats } from "@/core/analysis";
 import type { analysisExportQuerySchema } from "@/lib/analysis/url";
 import { FINGERPRINT_KEYS } from "@/lib/analysis/view";
 import type { getChainErrorView, AnalysisEntry, ChainErrorRow } from "@/lib/analysis/data";
-import { exportTable, type ExportColumn, type ExportMeta, type ExportTable } from "@/lib/export-table";
+import { exportTable, type ExportColumn, type ExportMeta, type ExportTable } from "@/lib/export/table";
 import { failurePageUrl } from "@/lib/submissions/urls";
 import { windowMeta } from "@/lib/leaderboard/window";
 

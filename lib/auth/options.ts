@@ -8,7 +8,7 @@
  * their linked accounts. Failed password sign-ins are rate-limited per
  * username and client address, in the database (lib/auth/login-attempts.ts).
  */
-import { authRedirect } from "@/lib/safe-redirect";
+import { authRedirect } from "@/lib/http/safe-redirect";
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -17,7 +17,7 @@ import { env } from "@/env";
 import { closeSession, openSession, sessionIsOpen } from "@/lib/accounts/sessions";
 import { authenticate } from "@/lib/accounts/users";
 import { db } from "@/db/client";
-import { requestPeer } from "@/lib/form-action";
+import { requestPeer } from "@/lib/forms/action";
 import { rateStore } from "@/lib/accounts/rate-events";
 import { clientAddress, limitedSignIn } from "./login-attempts";
 

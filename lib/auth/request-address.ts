@@ -5,7 +5,7 @@
  */
 import { headers } from "next/headers";
 import { env } from "@/env";
-import { requestPeer } from "@/lib/form-action";
+import { requestPeer } from "@/lib/forms/action";
 import { clientAddress } from "./login-attempts";
 
 export async function requestClientAddress(): Promise<string | null> {

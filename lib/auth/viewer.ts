@@ -12,7 +12,7 @@ import { env } from "@/env";
 import { viewerForToken } from "@/lib/accounts/api-tokens";
 import { viewerById, type Viewer } from "@/lib/accounts/users";
 import { UnauthorizedError } from "@/core/errors";
-import { assertSameOrigin } from "@/lib/http";
+import { assertSameOrigin } from "@/lib/http/requests";
 import type { ApiTokenScopes } from "@/core/schemas/columns";
 import { authOptions } from "./options";
 

@@ -7,7 +7,7 @@ import type { compareExportQuerySchema } from "@/lib/compare/url";
 import type { getComparison } from "@/lib/compare/data";
 import type { ChainWinLoss } from "@/lib/compare/view";
 import { FieldError } from "@/core/errors";
-import { exportTable, type ExportColumn, type ExportMeta, type ExportTable } from "@/lib/export-table";
+import { exportTable, type ExportColumn, type ExportMeta, type ExportTable } from "@/lib/export/table";
 import type { LeaderboardRow } from "@/lib/leaderboard/data";
 
 /** The table asked for (`q.table`) and the facts that go with it, for JSON or CSV (exportResponse). */

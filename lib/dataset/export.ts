@@ -2,7 +2,7 @@
  * The dataset tables' columns for GET /api/v1/dataset…: each CSV column also
  * names its field in the JSON export, so both carry the same data.
  */
-import type { ExportColumn } from "@/lib/export-table";
+import type { ExportColumn } from "@/lib/export/table";
 import { type PositionSolveRate, RATE_KEYS, type RatesByMode } from "@/lib/dataset/solve-rates";
 import type { DatasetBugRow, DatasetChainRow, DatasetVersionRow, RepositoryRow } from "@/lib/dataset/view";
 

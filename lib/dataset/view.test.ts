@@ -3,11 +3,11 @@
  * grades, missing = unsolved, and exports that carry the same fields as CSV and JSON.
  */
 import { describe, expect, it } from "vitest";
-import { toCsv } from "@/lib/csv";
+import { toCsv } from "@/lib/export/csv";
 import { problemTitle, repositoryRows } from "@/lib/dataset/view";
 import { bugSolveRates, chainSolveRates, formatSolveRate, positionSolveRates, shownRateKeys, standingSubmissions, type PublicOutcome, type RatesByMode } from "@/lib/dataset/solve-rates";
 import { BUG_COLUMNS, } from "@/lib/dataset/export";
-import { exportRecords } from "@/lib/export-table";
+import { exportRecords } from "@/lib/export/table";
 import { datasetVersionQuerySchema } from "@/lib/dataset/url";
 import { parseQuery, parseViewQuery } from "@/lib/view-query";
 

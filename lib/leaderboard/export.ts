@@ -6,7 +6,7 @@
  * `kind`, and never mixed into the evaluated rows' order).
  */
 import type { Estimate } from "@/core/scoring";
-import type { CsvColumn } from "@/lib/csv";
+import type { CsvColumn } from "@/lib/export/csv";
 import type { Leaderboard, LeaderboardRow } from "@/lib/leaderboard/data";
 import type { LeaderboardApiQuery } from "@/lib/leaderboard/url";
 import { systemColumns } from "@/lib/leaderboard/rows";

@@ -1,6 +1,6 @@
 /**
  * The site's delivery loop: every pollMs, one turn of processDueDeliveries.
- * Runs beside the embedded worker (lib/site-worker.ts) in every site process,
+ * Runs beside the embedded worker (lib/site/worker.ts) in every site process,
  * whichever queue mode; deliveries are claimed one by one, so several site
  * processes share the work without sending anything twice.
  */

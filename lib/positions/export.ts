@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { positionsExportQuerySchema } from "@/lib/positions/url";
 import type { getPositionsView } from "@/lib/positions/data";
-import { exportTable, type ExportCell, type ExportMeta, type ExportTable } from "@/lib/export-table";
+import { exportTable, type ExportCell, type ExportMeta, type ExportTable } from "@/lib/export/table";
 import type { PositionTable } from "@/lib/positions/view";
 import { windowMeta } from "@/lib/leaderboard/window";
 import { PAPER_SOURCE, REPORTED_LABEL } from "@/lib/reference/paper";

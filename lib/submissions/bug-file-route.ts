@@ -7,7 +7,7 @@
  */
 import { getRequestViewer } from "@/lib/auth/viewer";
 import type { Viewer } from "@/lib/authz";
-import { errorResponse } from "@/lib/http";
+import { errorResponse } from "@/lib/http/requests";
 import { bugOrderParam } from "@/lib/submissions/urls";
 
 type BugFile = { filename: string; text: string };

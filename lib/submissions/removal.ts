@@ -65,7 +65,7 @@ export async function deleteSubmissionFor(viewer: Viewer | null, id: string): Pr
 
 /**
  * Deletes every submission cancelled more than `keepDays` ago, each with an audit row
- * naming when it was cancelled; answers how many. The site runs it hourly (lib/site-worker.ts),
+ * naming when it was cancelled; answers how many. The site runs it hourly (lib/site/worker.ts),
  * `chainswe cleanup` on demand.
  */
 export async function purgeCancelledSubmissions(keepDays: number, now: Date = new Date()): Promise<number> {

@@ -72,7 +72,7 @@ describe("every state-changing route and server action is in the CSRF tests' lis
     expect(found.inline).toEqual([]);
   });
 
-  it("every server action checks its arguments (lib/form-action.ts), so a forged call is a 400, not a 500", () => {
+  it("every server action checks its arguments (lib/forms/action.ts), so a forged call is a 400, not a 500", () => {
     expect(found.unchecked).toEqual([]);
   });
 

@@ -4,14 +4,14 @@
  * actions are public endpoints) and leaves the rules to lib/submissions/review.ts;
  * refusals come back as an ActionResult for the form to show beside its field.
  */
-import { formAction } from "@/lib/form-action";
+import { formAction } from "@/lib/forms/action";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { cancelSubmissionFor, changeVisibility, rerunSubmission, setTrajectoriesPublic } from "@/lib/submissions/review";
 import { deleteSubmissionFor } from "@/lib/submissions/removal";
 import { visibilityLabel } from "@/lib/submissions/visibility";
-import { failure, ok, type ActionResult } from "@/lib/action-result";
+import { failure, ok, type ActionResult } from "@/lib/forms/result";
 
 async function run(id: string, act: () => Promise<string>): Promise<ActionResult> {
   try {

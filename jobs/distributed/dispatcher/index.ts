@@ -31,7 +31,7 @@ export type DispatcherOptions = {
   /** chains on Redis at once (waiting or being replayed) */
   maxInFlight: number;
   pollMs: number;
-  /** the chain, predictions and aggregates, through the portal's data layer (lib/queue-loaders.ts) */
+  /** the chain, predictions and aggregates, through the portal's data layer (lib/site/queue-loaders.ts) */
   loaders: QueueLoaders;
   log: (line: string) => void;
 };

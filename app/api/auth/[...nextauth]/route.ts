@@ -11,8 +11,8 @@ import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/options";
 import { FieldError } from "@/core/errors";
-import { assertSameOrigin, errorResponse, readBodyCapped } from "@/lib/http";
-import { callbackUrlProblem } from "@/lib/safe-redirect";
+import { assertSameOrigin, errorResponse, readBodyCapped } from "@/lib/http/requests";
+import { callbackUrlProblem } from "@/lib/http/safe-redirect";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 

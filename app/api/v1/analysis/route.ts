@@ -6,8 +6,8 @@
  */
 import { analysisExportQuerySchema } from "@/lib/analysis/url";
 import { getChainErrorView } from "@/lib/analysis/data";
-import { exportResponse } from "@/lib/export-table";
-import { errorResponse } from "@/lib/http";
+import { exportResponse } from "@/lib/export/table";
+import { errorResponse } from "@/lib/http/requests";
 import { analysisExport } from "@/lib/analysis/export";
 import { parseQuery } from "@/lib/view-query";
 

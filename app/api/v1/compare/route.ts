@@ -7,8 +7,8 @@
 import { compareExportQuerySchema } from "@/lib/compare/url";
 import { getRequestViewer } from "@/lib/auth/viewer";
 import { getComparison } from "@/lib/compare/data";
-import { exportResponse } from "@/lib/export-table";
-import { errorResponse } from "@/lib/http";
+import { exportResponse } from "@/lib/export/table";
+import { errorResponse } from "@/lib/http/requests";
 import { compareExport } from "@/lib/compare/export";
 import { parseQuery } from "@/lib/view-query";
 

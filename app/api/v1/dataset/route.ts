@@ -2,13 +2,13 @@
  * GET /api/v1/dataset?table=versions|repositories&format=json|csv: the /dataset
  * page's tables (docs/API.md). Public.
  */
-import { toCsv, csvResponse } from "@/lib/csv";
+import { toCsv, csvResponse } from "@/lib/export/csv";
 import { getDatasetIndex } from "@/lib/dataset/browser";
 import { REPOSITORY_COLUMNS, VERSION_COLUMNS } from "@/lib/dataset/export";
-import { exportRecords } from "@/lib/export-table";
+import { exportRecords } from "@/lib/export/table";
 import { datasetIndexQuerySchema } from "@/lib/dataset/url";
 import { parseQuery } from "@/lib/view-query";
-import { errorResponse, json } from "@/lib/http";
+import { errorResponse, json } from "@/lib/http/requests";
 
 export async function GET(req: Request): Promise<Response> {
   try {

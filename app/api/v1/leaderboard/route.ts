@@ -9,10 +9,10 @@
  * The serialized answer for a query is kept while the data behind the
  * leaderboard is unchanged (about as fast as a static file).
  */
-import { csvResponse, toCsv } from "@/lib/csv";
+import { csvResponse, toCsv } from "@/lib/export/csv";
 import { derivedFromLeaderboard, getLeaderboard } from "@/lib/leaderboard/data";
 import { FieldError } from "@/core/errors";
-import { errorResponse } from "@/lib/http";
+import { errorResponse } from "@/lib/http/requests";
 import { leaderboardApiQuerySchema, leaderboardSearch, type LeaderboardApiQuery } from "@/lib/leaderboard/url";
 import { selectReportedRows, selectRows } from "@/lib/leaderboard/rows";
 import { reportedMainRows } from "@/lib/reference/paper";
@@ -40,7 +40,7 @@ export async function GET(req: Request): Promise<Response> {
     const query = parseQuery(leaderboardApiQuerySchema, new URL(req.url).searchParams);
     const a = await derivedFromLeaderboard(`api?${leaderboardSearch(query)}`, () => answer(query));
     if (a.format === "csv") return csvResponse(a.text, a.filename);
-    // the text as lib/http.ts json() would send it, serialized once
+    // the text as lib/http/requests.ts json() would send it, serialized once
     return new Response(a.text, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
   } catch (e) {
     return errorResponse(e);

@@ -7,8 +7,8 @@
  */
 import { positionsExportQuerySchema } from "@/lib/positions/url";
 import { getPositionsView } from "@/lib/positions/data";
-import { exportResponse } from "@/lib/export-table";
-import { errorResponse } from "@/lib/http";
+import { exportResponse } from "@/lib/export/table";
+import { errorResponse } from "@/lib/http/requests";
 import { positionsExport } from "@/lib/positions/export";
 import { parseQuery } from "@/lib/view-query";
 

@@ -2,7 +2,7 @@
  * POST /api/v1/submissions: upload predictions (multipart/form-data; fields in
  * lib/submissions/intake.ts submissionRequestSchema, the file in part `predictions`)
  * for one of the viewer's teams' systems. 201 with {id, chains, predictions,
- * warnings, url}; errors as lib/http.ts maps them (422 lists every bad line).
+ * warnings, url}; errors as lib/http/requests.ts maps them (422 lists every bad line).
  *
  * GET /api/v1/submissions: the submissions the viewer may read, newest first,
  * filtered and paged (lib/submissions/list.ts).
@@ -13,7 +13,7 @@
 import { getActingViewer, getRequestViewer } from "@/lib/auth/viewer";
 import { receiveSubmission } from "@/lib/submissions/intake";
 import { listSubmissions, parseSubmissionListQuery } from "@/lib/submissions/list";
-import { errorResponse, json } from "@/lib/http";
+import { errorResponse, json } from "@/lib/http/requests";
 
 // busboy, temp files and the database: Node, never cached
 export const runtime = "nodejs";

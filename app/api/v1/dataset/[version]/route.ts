@@ -2,14 +2,14 @@
  * GET /api/v1/dataset/[version]?table=chains|positions&positions=length3|all&repo=&format=json|csv:
  * the /dataset/[version] page's tables (docs/API.md). Public; 404 for an unknown version.
  */
-import { csvResponse, toCsv } from "@/lib/csv";
+import { csvResponse, toCsv } from "@/lib/export/csv";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
 import { CHAIN_COLUMNS, POSITION_COLUMNS } from "@/lib/dataset/export";
-import { exportRecords } from "@/lib/export-table";
+import { exportRecords } from "@/lib/export/table";
 import { datasetVersionQuerySchema } from "@/lib/dataset/url";
 import { parseQuery } from "@/lib/view-query";
 import { NotFoundError } from "@/core/errors";
-import { errorResponse, json } from "@/lib/http";
+import { errorResponse, json } from "@/lib/http/requests";
 
 export async function GET(req: Request, { params }: { params: Promise<{ version: string }> }): Promise<Response> {
   try {

@@ -13,7 +13,7 @@
 import { getActingViewer, getRequestViewer } from "@/lib/auth/viewer";
 import { deleteSubmissionFor } from "@/lib/submissions/removal";
 import { getSubmissionForViewer, submissionJson } from "@/lib/submissions/view";
-import { errorResponse, json } from "@/lib/http";
+import { errorResponse, json } from "@/lib/http/requests";
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   try {

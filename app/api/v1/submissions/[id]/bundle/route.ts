@@ -1,6 +1,6 @@
 /** GET /api/v1/submissions/[id]/bundle: a completed submission as a reproducibility bundle (.tar.gz) that `chainswe verify` checks. */
 import { getRequestViewer } from "@/lib/auth/viewer";
-import { errorResponse } from "@/lib/http";
+import { errorResponse } from "@/lib/http/requests";
 import { submissionBundle } from "@/lib/submissions/bundle";
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {

@@ -1,7 +1,7 @@
 /** GET /api/v1/submissions/[id]/predictions.jsonl: the team's patches, for the team and reviewers only (404 for anyone else, even when public). */
 import { getRequestViewer } from "@/lib/auth/viewer";
 import { predictionsJsonl } from "@/lib/submissions/downloads";
-import { errorResponse } from "@/lib/http";
+import { errorResponse } from "@/lib/http/requests";
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   try {

@@ -7,7 +7,7 @@
  */
 import { getActingViewer } from "@/lib/auth/viewer";
 import { changeVisibility } from "@/lib/submissions/review";
-import { errorResponse, json, readJsonBody } from "@/lib/http";
+import { errorResponse, json, readJsonBody } from "@/lib/http/requests";
 
 /** the body is one small object; anything bigger is refused (413) unread */
 const MAX_BODY_BYTES = 16 * 1024;

@@ -1,7 +1,7 @@
 /** GET /api/v1/submissions/[id]/results.jsonl: the graded bugs as SPEC §3 lines, for whoever may read the submission. */
 import { getRequestViewer } from "@/lib/auth/viewer";
 import { resultsJsonl } from "@/lib/submissions/downloads";
-import { errorResponse } from "@/lib/http";
+import { errorResponse } from "@/lib/http/requests";
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   try {

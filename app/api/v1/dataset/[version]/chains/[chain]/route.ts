@@ -3,14 +3,14 @@
  * page's bugs table, problem statements included (docs/API.md). Public; 404
  * for an unknown version or chain.
  */
-import { csvResponse, toCsv } from "@/lib/csv";
+import { csvResponse, toCsv } from "@/lib/export/csv";
 import { getDatasetChainView } from "@/lib/dataset/browser";
 import { BUG_COLUMNS } from "@/lib/dataset/export";
-import { exportRecords } from "@/lib/export-table";
+import { exportRecords } from "@/lib/export/table";
 import { datasetChainQuerySchema } from "@/lib/dataset/url";
 import { parseQuery } from "@/lib/view-query";
 import { NotFoundError } from "@/core/errors";
-import { errorResponse, json } from "@/lib/http";
+import { errorResponse, json } from "@/lib/http/requests";
 
 export async function GET(req: Request, { params }: { params: Promise<{ version: string; chain: string }> }): Promise<Response> {
   try {

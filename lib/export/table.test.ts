@@ -1,6 +1,6 @@
 /** An export's records: flat objects keyed by column label. */
 import { describe, expect, it } from "vitest";
-import { exportTable } from "./export-table";
+import { exportTable } from "@/lib/export/table";
 
 describe("exportTable", () => {
   it("an export's rows are objects keyed by column label, missing values null", () => {

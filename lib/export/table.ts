@@ -2,8 +2,8 @@
  * The analysis pages' exports: a table as flat records keyed
  * by column label, answered as CSV or as JSON with the same columns.
  */
-import { csvResponse, toCsv, type CsvColumn } from "@/lib/csv";
-import { json } from "@/lib/http";
+import { csvResponse, toCsv, type CsvColumn } from "@/lib/export/csv";
+import { json } from "@/lib/http/requests";
 
 export type ExportCell = string | number | boolean | null;
 /** A column of an export: its label (the CSV header), its JSON field (`key`, the label when absent) and a record's value. */

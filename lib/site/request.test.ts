@@ -3,7 +3,7 @@
  * page posts are refused before Next.js sees them, with which status.
  */
 import { describe, expect, it } from "vitest";
-import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, normalAddress, pageBodyProblem } from "./site-request";
+import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, normalAddress, pageBodyProblem } from "@/lib/site/request";
 
 const BOUNDARY = "b0undary";
 const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;

@@ -17,7 +17,7 @@ import { DEFAULT_QUEUE_POLICY, startWorkerPool, type WorkerPool } from "@/jobs/q
 import { assertEngine, defaultLimits } from "@/evaluator/sandbox";
 import { coerceError } from "@/core/errors";
 import { startDeliveryLoop, type DeliveryLoop } from "@/lib/notifications/loop";
-import { portalLoaders } from "@/lib/queue-loaders";
+import { portalLoaders } from "@/lib/site/queue-loaders";
 import { purgeCancelledSubmissions } from "@/lib/submissions/removal";
 
 const holder = globalThis as { chainsweSiteWorker?: Pick<WorkerPool, "stop">; chainsweDeliveryLoop?: DeliveryLoop; chainsweCleanup?: NodeJS.Timeout };

@@ -9,7 +9,7 @@
  * arguments as multipart form data whose root field ("0") is a JSON array:
  * the bound arguments (strings), the previous state (an object or null, for
  * actions used with useActionState) and last the form itself (a "$K<n>" reference).
- * lib/form-action.ts checks the count and types once decoded.
+ * lib/forms/action.ts checks the count and types once decoded.
  */
 
 /** Next.js's own limit for a server action's body (serverActions.bodySizeLimit). */

@@ -4,8 +4,8 @@
  * answers it 400) and the action never runs.
  */
 import { describe, expect, it } from "vitest";
-import { MalformedActionError, formAction, pageRequest } from "./form-action";
-import type { Refusal } from "./site-request";
+import { MalformedActionError, formAction, pageRequest } from "@/lib/forms/action";
+import type { Refusal } from "@/lib/site/request";
 
 const form = new FormData();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FieldError, LimitError } from "@/core/errors";
-import { crossSiteProblem, readBodyCapped, readJsonBody } from "./http";
+import { crossSiteProblem, readBodyCapped, readJsonBody } from "@/lib/http/requests";
 
 const h = (headers: Record<string, string>) => new Headers(headers);
 

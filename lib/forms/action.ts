@@ -12,7 +12,7 @@
  * refusal is an error: a 500.)
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Refusal } from "./site-request";
+import type { Refusal } from "@/lib/site/request";
 
 /**
  * Per request, set by server.ts: an action that refuses its arguments records

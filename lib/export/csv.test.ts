@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCsv } from "./csv";
+import { toCsv } from "@/lib/export/csv";
 
 describe("toCsv", () => {
   it("writes a header and quotes what needs quoting", () => {

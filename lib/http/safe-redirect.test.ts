@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authRedirect, callbackUrlProblem, sameSitePath } from "./safe-redirect";
+import { authRedirect, callbackUrlProblem, sameSitePath } from "@/lib/http/safe-redirect";
 
 describe("sameSitePath", () => {
   it.each(["/teams", "/submissions/abc?tab=logs#x", "/", "/a%2F%2Fb"])("keeps the same-site path %s", (p) => {
