@@ -53,6 +53,16 @@ const LAYER_ZONES = Object.entries(LAYERS).map(([layer, may]) => ({
   except: [`./${layer}`, "./node_modules", ...may.map((m) => `./${m}`)],
   message: `${layer}/ imports only ${may.length ? may.join(", ") : "nothing of the project"}`,
 }));
+/**
+ * Above the layers the arrows run one way too: app/ (pages, routes, server actions) over
+ * components/ (a page hands its form the server action), over lib/; cli/ is an entry point
+ * beside app/, and neither takes from the other.
+ */
+const ABOVE_ZONES = [
+  { target: "./lib", from: ["./app", "./components", "./cli", "./server.ts"], message: "lib/ serves the pages and the CLI: it imports nothing from them" },
+  { target: "./components", from: ["./app", "./cli", "./server.ts"], message: "components/ render what pages pass them, server actions included: nothing from app/ or cli/" },
+  { target: "./cli", from: ["./app", "./components", "./server.ts"], message: "cli/ is an entry point beside app/: nothing from app/ or components/" },
+];
 
 export default defineConfig([
   ...nextVitals,
@@ -75,7 +85,7 @@ export default defineConfig([
     // the layers' arrows run one way (README, "Layout"); tests are not a layer and may use fixtures
     files: ["**/*.{ts,tsx,mjs}"],
     ignores: TESTS,
-    rules: { "import/no-restricted-paths": ["error", { zones: LAYER_ZONES }] },
+    rules: { "import/no-restricted-paths": ["error", { zones: [...LAYER_ZONES, ...ABOVE_ZONES] }] },
   },
   {
     files: CORE,
@@ -112,7 +122,6 @@ export default defineConfig([
           paths: [{ name: "@/evaluator/replay", message: "lib/ reads stored replay logs and outputs, it does not replay" }],
           patterns: [
             { group: ["@/evaluator/*", ...LIB_MAY_IMPORT, ...LIB_MAY_IMPORT_REPLAY], message: "lib/ takes from evaluator/ only what eslint.config.mjs names (LIB_MAY_IMPORT)" },
-            { group: ["@/components/*", "@/app/*"], message: "lib/ serves the pages: it imports nothing from them" },
           ],
         },
       ],

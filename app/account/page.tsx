@@ -6,7 +6,7 @@ import { AccountTokenForm } from "@/components/accounts/AccountTokenForm";
 import { PasswordChangeForm } from "@/components/accounts/PasswordChangeForm";
 import { getViewer } from "@/lib/auth/viewer";
 import { listApiTokens } from "@/lib/accounts/api-tokens";
-import { revokeTokenAction } from "./actions";
+import { changePasswordAction, createTokenAction, revokeTokenAction } from "./actions";
 
 export const metadata = { title: "Account · ChainSWE" };
 
@@ -40,7 +40,7 @@ export default async function AccountPage() {
         <>
           <h2>Password</h2>
           <p className="muted">Changing it signs out your other sessions (every other browser or device). API tokens are kept: revoke any you do not recognise below.</p>
-          <PasswordChangeForm />
+          <PasswordChangeForm change={changePasswordAction} />
         </>
       )}
 
@@ -73,7 +73,7 @@ export default async function AccountPage() {
         empty="No tokens yet."
       />
       <h3>New token</h3>
-      <AccountTokenForm />
+      <AccountTokenForm create={createTokenAction} />
     </main>
   );
 }

@@ -6,6 +6,7 @@ import { AdminRoleButton } from "@/components/admin/AdminRoleButton";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/core/errors";
 import { siteAdminView } from "@/lib/accounts/users";
+import { changeSiteRoleAction, regradeAction } from "./actions";
 
 export const metadata = { title: "Admin · ChainSWE" };
 
@@ -23,7 +24,7 @@ function Role({ username, role, has }: { username: string | null; role: "reviewe
   return (
     <>
       {has ? "yes" : "no"}{" "}
-      {username ? <AdminRoleButton username={username} role={role} has={has} /> : <span className="muted">(no username: not changeable here)</span>}
+      {username ? <AdminRoleButton username={username} role={role} has={has} change={changeSiteRoleAction} /> : <span className="muted">(no username: not changeable here)</span>}
     </>
   );
 }
@@ -55,7 +56,7 @@ export default async function AdminPage() {
         Re-reads every stored test log with the current grader and recomputes scores where a verdict changed; the submission page then shows what
         changed. Nothing is re-run. From the command line, for evaluation directories: <code>chainswe regrade DIR…</code>.
       </p>
-      <AdminRegradeForm />
+      <AdminRegradeForm regrade={regradeAction} />
 
       <h2>Audit log</h2>
       <p className="muted">{audit.length === 100 ? "The 100 most recent reviewer and site-admin actions" : "Reviewer and site-admin actions"}, newest first.</p>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AccountSignUpForm } from "@/components/accounts/AccountSignUpForm";
 import { getViewer } from "@/lib/auth/viewer";
+import { signUpAction } from "./actions";
 
 export const metadata = { title: "Sign up · ChainSWE" };
 
@@ -13,7 +14,7 @@ export default async function SignUpPage() {
       <p className="muted">
         An account lets you create a team, describe its systems and submit predictions. Already have one? <Link href="/signin">Sign in</Link>.
       </p>
-      <AccountSignUpForm />
+      <AccountSignUpForm signUp={signUpAction} />
     </main>
   );
 }

@@ -7,7 +7,7 @@ import { InvitationControls } from "@/components/teams/TeamMemberForms";
 import { getViewer } from "@/lib/auth/viewer";
 import { receivedInvitations } from "@/lib/teams/invitations";
 import { listTeams } from "@/lib/teams/data";
-import { invitationAction } from "./actions";
+import { createTeamAction, invitationAction } from "./actions";
 
 export const metadata = { title: "Teams · ChainSWE" };
 
@@ -50,7 +50,7 @@ export default async function TeamsPage() {
         empty={<>You are in no team yet: create one below, or ask a team&apos;s admin to invite you by your username ({viewer.username ?? "none"}).</>}
       />
       <h2>Create a team</h2>
-      <TeamCreateForm />
+      <TeamCreateForm create={createTeamAction} />
     </main>
   );
 }

@@ -1,14 +1,13 @@
 "use client";
 import { signIn } from "next-auth/react";
 import { useActionState } from "react";
-import { signUpAction } from "@/app/signup/actions";
-import { IDLE, type ActionResult } from "@/lib/forms/result";
+import { IDLE, type ActionResult, type FormAction } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
 
 /** Sign-up, then sign-in with the same credentials, then the teams page: one step for the user. */
-export function AccountSignUpForm() {
+export function AccountSignUpForm({ signUp }: { signUp: FormAction }) {
   const [result, action, pending] = useActionState(async (prev: ActionResult, form: FormData): Promise<ActionResult> => {
-    const created = await signUpAction(prev, form);
+    const created = await signUp(prev, form);
     if (created.status !== "ok") return created;
     const signedIn = await signIn("credentials", { username: form.get("username"), password: form.get("password"), redirect: false });
     // a full load, so the header shows the signed-in user

@@ -1,8 +1,7 @@
 "use client";
 import { useActionState } from "react";
-import { createTokenAction } from "@/app/account/actions";
 import { API_TOKEN_SCOPES } from "@/core/schemas/columns";
-import { IDLE, fieldError, type ActionResult } from "@/lib/forms/result";
+import { IDLE, fieldError, type ActionResult, type FormAction } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
 
 const SCOPE_HINTS: Record<(typeof API_TOKEN_SCOPES)[number], string> = {
@@ -11,8 +10,8 @@ const SCOPE_HINTS: Record<(typeof API_TOKEN_SCOPES)[number], string> = {
 };
 
 /** Creates a token and shows it once, with the note that it cannot be shown again. */
-export function AccountTokenForm() {
-  const [result, action, pending] = useActionState<ActionResult<{ name: string; token: string }>, FormData>(createTokenAction, IDLE);
+export function AccountTokenForm({ create }: { create: FormAction<{ name: string; token: string }> }) {
+  const [result, action, pending] = useActionState<ActionResult<{ name: string; token: string }>, FormData>(create, IDLE);
   const scopesError = fieldError(result, "scopes");
   return (
     <>

@@ -1,12 +1,11 @@
 "use client";
 import { useActionState } from "react";
-import { changePasswordAction } from "@/app/account/actions";
-import { IDLE, type ActionResult } from "@/lib/forms/result";
+import { IDLE, type ActionResult, type FormAction } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
 
 /** Current password and a new one; on success, says how many other sessions were signed out. */
-export function PasswordChangeForm() {
-  const [result, action, pending] = useActionState<ActionResult<{ endedSessions: number }>, FormData>(changePasswordAction, IDLE);
+export function PasswordChangeForm({ change }: { change: FormAction<{ endedSessions: number }> }) {
+  const [result, action, pending] = useActionState<ActionResult<{ endedSessions: number }>, FormData>(change, IDLE);
   return (
     <form className="stack" action={action}>
       <FormMessage result={result} fields={["current", "password"]} />

@@ -1,11 +1,10 @@
 "use client";
 import { useActionState } from "react";
-import { regradeAction } from "@/app/admin/actions";
-import { IDLE } from "@/lib/forms/result";
+import { IDLE, type FormAction } from "@/lib/forms/result";
 
 /** Re-grade from stored logs: one submission by id, or all of them with the field empty. */
-export function AdminRegradeForm() {
-  const [result, action, pending] = useActionState(regradeAction, IDLE);
+export function AdminRegradeForm({ regrade }: { regrade: FormAction<string> }) {
+  const [result, action, pending] = useActionState(regrade, IDLE);
   return (
     <form action={action} className="inline">
       <label>

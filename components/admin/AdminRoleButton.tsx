@@ -1,14 +1,13 @@
 "use client";
 import { useActionState } from "react";
-import { changeSiteRoleAction } from "@/app/admin/actions";
-import { IDLE } from "@/lib/forms/result";
+import { IDLE, type FormAction } from "@/lib/forms/result";
 import { InlineError } from "@/components/ui/form";
 
 const LABELS = { reviewer: "reviewer", site_admin: "site admin" } as const;
 
 /** One grant or revoke button for one user's site role, with its error beside it. */
-export function AdminRoleButton({ username, role, has }: { username: string; role: keyof typeof LABELS; has: boolean }) {
-  const [result, action, pending] = useActionState(changeSiteRoleAction, IDLE);
+export function AdminRoleButton({ username, role, has, change }: { username: string; role: keyof typeof LABELS; has: boolean; change: FormAction }) {
+  const [result, action, pending] = useActionState(change, IDLE);
   const verb = has ? "Revoke" : "Grant";
   return (
     <form action={action} className="inline">

@@ -1,13 +1,12 @@
 "use client";
 /**
  * The submission page's buttons, each a small form posting to a server action
- * (app/submissions/[id]/actions.ts). Which ones show is decided on the server
+ * (app/submissions/[id]/actions.ts, bound to the submission by the page). Which ones show is decided on the server
  * (lib/submissions/visibility.ts availableActions); the server checks again on submit.
  * Works without JavaScript as plain form posts; with it, refusals show beside the form.
  */
 import { useActionState } from "react";
-import { cancelAction, deleteAction, rerunAction, trajectoriesAction, visibilityAction } from "@/app/submissions/[id]/actions";
-import { IDLE, type ActionResult } from "@/lib/forms/result";
+import { IDLE, type ActionResult, type FormAction } from "@/lib/forms/result";
 import type { SubmissionActions as Allowed } from "@/lib/submissions/visibility";
 
 /** The action's outcome, unless it is about one field (FieldMessage shows that beside the field). */
@@ -36,8 +35,11 @@ function FieldMessage({ result, field, id }: { result: ActionResult; field: stri
   );
 }
 
-function VisibilityButton({ id, action, label, secondary }: { id: string; action: string; label: string; secondary?: boolean }) {
-  const [result, submit, pending] = useActionState<ActionResult, FormData>(visibilityAction.bind(null, id), IDLE);
+/** The submission's server actions, each bound to it by the page. */
+export type SubmissionActionFns = { visibility: FormAction; cancel: FormAction; delete: FormAction; rerun: FormAction };
+
+function VisibilityButton({ visibility, action, label, secondary }: { visibility: FormAction; action: string; label: string; secondary?: boolean }) {
+  const [result, submit, pending] = useActionState<ActionResult, FormData>(visibility, IDLE);
   return (
     <form action={submit} className="inline-action">
       <input type="hidden" name="action" value={action} />
@@ -50,8 +52,8 @@ function VisibilityButton({ id, action, label, secondary }: { id: string; action
 }
 
 /** The team shows or hides its trajectories (SPEC §7); `shown`: the choice now. */
-export function TrajectoriesChoice({ id, shown }: { id: string; shown: boolean }) {
-  const [result, submit, pending] = useActionState<ActionResult, FormData>(trajectoriesAction.bind(null, id), IDLE);
+export function TrajectoriesChoice({ choose, shown }: { choose: FormAction; shown: boolean }) {
+  const [result, submit, pending] = useActionState<ActionResult, FormData>(choose, IDLE);
   return (
     <form action={submit} className="inline-action">
       <input type="hidden" name="shown" value={String(!shown)} />
@@ -63,8 +65,8 @@ export function TrajectoriesChoice({ id, shown }: { id: string; shown: boolean }
   );
 }
 
-function RejectForm({ id }: { id: string }) {
-  const [result, submit, pending] = useActionState<ActionResult, FormData>(visibilityAction.bind(null, id), IDLE);
+function RejectForm({ visibility }: { visibility: FormAction }) {
+  const [result, submit, pending] = useActionState<ActionResult, FormData>(visibility, IDLE);
   const reasonError = result.status === "error" && "reason" in result.fields;
   return (
     <form action={submit} className="stack">
@@ -84,7 +86,7 @@ function RejectForm({ id }: { id: string }) {
   );
 }
 
-function PlainButton({ label, act }: { label: string; act: (prev: ActionResult, form: FormData) => Promise<ActionResult> }) {
+function PlainButton({ label, act }: { label: string; act: FormAction }) {
   const [result, submit, pending] = useActionState<ActionResult, FormData>(act, IDLE);
   return (
     <form action={submit} className="inline-action">
@@ -96,7 +98,7 @@ function PlainButton({ label, act }: { label: string; act: (prev: ActionResult, 
   );
 }
 
-export function SubmissionActions({ id, allowed }: { id: string; allowed: Allowed }) {
+export function SubmissionActions({ actions, allowed }: { actions: SubmissionActionFns; allowed: Allowed }) {
   const team = allowed.cancel || allowed.request_publication || allowed.withdraw || allowed.delete;
   const review = allowed.approve || allowed.reject || allowed.rerun;
   if (!team && !review) return null;
@@ -105,19 +107,19 @@ export function SubmissionActions({ id, allowed }: { id: string; allowed: Allowe
       <h2 id="actions-heading">Actions</h2>
       {team && (
         <div className="action-row">
-          {allowed.cancel && <PlainButton label="Cancel evaluation" act={cancelAction.bind(null, id)} />}
-          {allowed.request_publication && <VisibilityButton id={id} action="request_publication" label="Request publication" />}
-          {allowed.withdraw && <VisibilityButton id={id} action="withdraw" label="Withdraw" secondary />}
-          {allowed.delete && <PlainButton label="Delete submission" act={deleteAction.bind(null, id)} />}
+          {allowed.cancel && <PlainButton label="Cancel evaluation" act={actions.cancel} />}
+          {allowed.request_publication && <VisibilityButton visibility={actions.visibility} action="request_publication" label="Request publication" />}
+          {allowed.withdraw && <VisibilityButton visibility={actions.visibility} action="withdraw" label="Withdraw" secondary />}
+          {allowed.delete && <PlainButton label="Delete submission" act={actions.delete} />}
         </div>
       )}
       {review && (
         <div className="action-row">
-          {allowed.approve && <VisibilityButton id={id} action="approve" label="Approve" />}
-          {allowed.rerun && <PlainButton label="Re-run" act={rerunAction.bind(null, id)} />}
+          {allowed.approve && <VisibilityButton visibility={actions.visibility} action="approve" label="Approve" />}
+          {allowed.rerun && <PlainButton label="Re-run" act={actions.rerun} />}
         </div>
       )}
-      {allowed.reject && <RejectForm id={id} />}
+      {allowed.reject && <RejectForm visibility={actions.visibility} />}
     </section>
   );
 }

@@ -5,10 +5,11 @@
  */
 import Link from "next/link";
 import { TrajectoriesChoice } from "@/components/submissions/SubmissionActions";
+import type { FormAction } from "@/lib/forms/result";
 import { SHORTCUT_LABELS } from "@/core/trajectory/shortcuts";
 import type { SubmissionView } from "@/lib/submissions/view";
 
-export function SubmissionTrajectories({ id, trajectories: t }: { id: string; trajectories: SubmissionView["trajectories"] }) {
+export function SubmissionTrajectories({ trajectories: t, choose }: { trajectories: SubmissionView["trajectories"]; choose: FormAction }) {
   return (
     <section aria-labelledby="trajectories-heading">
       <h2 id="trajectories-heading">Trajectories</h2>
@@ -21,7 +22,7 @@ export function SubmissionTrajectories({ id, trajectories: t }: { id: string; tr
             {t.public ? "Public once the submission is published." : "Kept to the team and reviewers."}
             {!t.readable && " You can see the shortcut flags only."}
           </p>
-          {t.canChoose && <TrajectoriesChoice id={id} shown={t.public} />}
+          {t.canChoose && <TrajectoriesChoice choose={choose} shown={t.public} />}
           {t.flagged.length > 0 ? (
             <div className="errors" data-testid="shortcut-flags">
               <p>The shortcut scan flagged {t.flagged.length === 1 ? "one bug" : `${t.flagged.length} bugs`}:</p>

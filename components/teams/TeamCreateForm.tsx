@@ -1,12 +1,11 @@
 "use client";
 import { useActionState } from "react";
-import { createTeamAction } from "@/app/teams/actions";
-import { IDLE } from "@/lib/forms/result";
+import { IDLE, type FormAction } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
 
 /** The create-team form; on success the action redirects to the new team's page. */
-export function TeamCreateForm() {
-  const [result, action, pending] = useActionState(createTeamAction, IDLE);
+export function TeamCreateForm({ create }: { create: FormAction }) {
+  const [result, action, pending] = useActionState(create, IDLE);
   return (
     <form className="stack" action={action}>
       <FormMessage result={result} fields={["name"]} />

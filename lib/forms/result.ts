@@ -13,6 +13,12 @@ export type ActionResult<T = null> =
   /** `fields`: message per form field; `values`: what was typed (never a password), to show again */
   | { status: "error"; message: string | null; fields: Record<string, string>; values: Record<string, string> };
 
+/**
+ * A server action as a form takes it (useActionState): the page imports the
+ * action from app/ and hands it to its form in components/, which never imports app/.
+ */
+export type FormAction<T = null> = (prev: ActionResult<T>, form: FormData) => Promise<ActionResult<T>>;
+
 export const IDLE = { status: "idle" } as const satisfies ActionResult<never>;
 
 export const ok = <T>(data: T, message?: string): ActionResult<T> => ({ status: "ok", data, message });

@@ -27,16 +27,22 @@ const FORBIDDEN: [string, string, string][] = [
   ["core/planted.ts", `import { db } from "@/db/client";`, "import/no-restricted-paths"],
   ["db/planted.ts", `import { toCsv } from "@/lib/export/csv";`, "import/no-restricted-paths"],
   ["db/planted.ts", `import { loadDataset } from "@/evaluator/dataset";`, "import/no-restricted-paths"],
-  ["db/planted.ts", `import { portalLoaders } from "@/lib/site/queue-loaders";`, "import/no-restricted-paths"],
+  ["db/planted.ts", `import { portalLoaders } from "../lib/site/queue-loaders";`, "import/no-restricted-paths"],
   ["db/planted.ts", `import { claimJob } from "@/jobs/queue";`, "import/no-restricted-paths"],
   ["jobs/queue/planted.ts", `import { portalLoaders } from "@/lib/site/queue-loaders";`, "import/no-restricted-paths"],
   ["jobs/distributed/planted.ts", `import { deliverDue } from "@/lib/notifications/deliveries";`, "import/no-restricted-paths"],
   ["jobs/queue/planted.ts", `import { agentCommand } from "@/demo/lib/agent";`, "import/no-restricted-paths"],
   ["evaluator/replay/planted.ts", `import { db } from "@/db/client";`, "import/no-restricted-paths"],
-  ["evaluator/dataset/planted.ts", `import { toCsv } from "@/lib/export/csv";`, "import/no-restricted-paths"],
+  ["evaluator/dataset/planted.ts", `import { toCsv } from "../../lib/export/csv";`, "import/no-restricted-paths"],
   ["evaluator/planted.ts", `import { claimJob } from "@/jobs/queue";`, "import/no-restricted-paths"],
   ["evaluator/dataset/planted.ts", `const { toCsv } = await import(new URL("lib/export/csv.ts", import.meta.url).href);`, "no-restricted-syntax"],
   ["lib/planted.ts", "const name = \"./csv\";\nconst { toCsv } = await import(name);", "no-restricted-syntax"],
+  ["lib/planted.ts", `import { regradeAction } from "@/app/admin/actions";`, "import/no-restricted-paths"],
+  ["lib/teams/planted.ts", `import { TeamCreateForm } from "../../components/teams/TeamCreateForm";`, "import/no-restricted-paths"],
+  ["lib/planted.ts", `import { commandModules } from "@/cli/main";`, "import/no-restricted-paths"],
+  ["components/admin/planted.tsx", `import { regradeAction } from "@/app/admin/actions";`, "import/no-restricted-paths"],
+  ["components/planted.tsx", `import { commandModules } from "@/cli/main";`, "import/no-restricted-paths"],
+  ["cli/planted.ts", `import { TeamCreateForm } from "@/components/teams/TeamCreateForm";`, "import/no-restricted-paths"],
 ];
 
 /** [layer file, allowed import] */
@@ -52,7 +58,10 @@ const ALLOWED: [string, string][] = [
   ["jobs/distributed/planted.ts", `import { claimJob } from "../queue";`],
   ["evaluator/replay/planted.ts", `import { gradeBug } from "@/core/grading";`],
   ["evaluator/planted.ts", `import { env } from "@/env";`],
-  ["lib/planted.ts", `const { toCsv } = await import("./csv");`],
+  ["lib/planted.ts", `const { toCsv } = await import("./export/csv");`],
+  ["components/planted.tsx", `import { IDLE } from "@/lib/forms/result";`],
+  ["app/admin/planted.tsx", `import { AdminRegradeForm } from "@/components/admin/AdminRegradeForm";`],
+  ["cli/planted.ts", `import { seedDemo } from "@/lib/demo-seed";`],
 ];
 
 describe("the layer rules", () => {

@@ -20,6 +20,7 @@ import { FactList } from "@/components/ui/FactList";
 import { SubmissionRuns } from "@/components/submissions/SubmissionRuns";
 import { SubmissionManifest } from "@/components/submissions/SubmissionManifest";
 import { SubmissionTrajectories } from "@/components/submissions/SubmissionTrajectories";
+import { cancelAction, deleteAction, rerunAction, trajectoriesAction, visibilityAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -74,7 +75,7 @@ export default async function SubmissionPage({ params }: Props) {
       <FactList facts={facts} />
       <SubmissionRuns id={v.id} entry={v.entry} canAdd={v.actions.add_run} />
       <SubmissionManifest manifest={v.manifest} breaches={v.ruleBreaches} />
-      <SubmissionTrajectories id={v.id} trajectories={v.trajectories} />
+      <SubmissionTrajectories trajectories={v.trajectories} choose={trajectoriesAction.bind(null, v.id)} />
 
       <ProgressPanel initial={submissionJson(v)} />
 
@@ -102,7 +103,15 @@ export default async function SubmissionPage({ params }: Props) {
         <a href={api}>JSON</a>
       </p>
 
-      <SubmissionActions id={v.id} allowed={v.actions} />
+      <SubmissionActions
+        allowed={v.actions}
+        actions={{
+          visibility: visibilityAction.bind(null, v.id),
+          cancel: cancelAction.bind(null, v.id),
+          delete: deleteAction.bind(null, v.id),
+          rerun: rerunAction.bind(null, v.id),
+        }}
+      />
     </main>
   );
 }
