@@ -85,7 +85,11 @@ export default defineConfig([
     // the layers' arrows run one way (README, "Layout"); tests are not a layer and may use fixtures
     files: ["**/*.{ts,tsx,mjs}"],
     ignores: TESTS,
-    rules: { "import/no-restricted-paths": ["error", { zones: [...LAYER_ZONES, ...ABOVE_ZONES] }] },
+    rules: {
+      "import/no-restricted-paths": ["error", { zones: [...LAYER_ZONES, ...ABOVE_ZONES] }],
+      // no circle of imports, inside a layer either (type-only imports do not count: they leave no runtime arrow)
+      "import/no-cycle": ["error", { ignoreExternal: true }],
+    },
   },
   {
     files: CORE,
