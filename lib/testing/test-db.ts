@@ -8,8 +8,9 @@
  * Modules that touch the database are imported after DATABASE_URL points at
  * the file, so the db/client singleton opens it and nothing else.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { copyFile, mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { vi } from "vitest";
@@ -48,12 +49,39 @@ export async function createPostgresDatabase(prefix = "chainswe_t"): Promise<{ u
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
+/**
+ * An empty SQLite database with every committed migration applied, made once per
+ * set of migrations on this machine and copied by each test: applying them is a
+ * Prisma process of a few CPU-seconds, and the unit tests open a database dozens
+ * of times in a run. Named by the migrations' content, so a changed or added
+ * migration makes a new one.
+ */
+async function migratedSqliteTemplate(): Promise<string> {
+  const { migrationNames } = await import("@/db/migrate");
+  const { PRISMA_LAYOUT } = await import("@/db/schema");
+  const dir = join(ROOT, PRISMA_LAYOUT.sqlite.migrations);
+  const hash = createHash("sha256");
+  for (const name of migrationNames(dir)) hash.update(name).update(readFileSync(join(dir, name, "migration.sql")));
+  const template = join(tmpdir(), `chainswe-test-migrated-${hash.digest("hex").slice(0, 16)}.db`);
+  if (existsSync(template)) return template;
+  // made beside it and renamed into place: two test files starting together each make one, and either is whole
+  const making = `${template}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  const { migrateDatabase } = await import("@/db/migrate");
+  await migrateDatabase(`file:${making}`, { quiet: true });
+  await rename(making, template);
+  return template;
+}
+
 export async function openTestDb(opts: { importDemo?: boolean } = {}) {
   const dir = await mkdtemp(join(tmpdir(), "chainswe-db-"));
   const pg = testDbEngine() === "postgresql" ? await createPostgresDatabase() : null;
   const url = pg ? pg.url : `file:${join(dir, "test.db")}`;
-  const { migrateDatabase } = await import("@/db/migrate");
-  await migrateDatabase(url, { quiet: true });
+  if (pg) {
+    const { migrateDatabase } = await import("@/db/migrate");
+    await migrateDatabase(url, { quiet: true });
+  } else {
+    await copyFile(await migratedSqliteTemplate(), join(dir, "test.db"));
+  }
   vi.stubEnv("DATABASE_URL", url);
   delete (globalThis as { chainsweDb?: unknown }).chainsweDb;
   const { db } = await import("@/db/client");
