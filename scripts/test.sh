@@ -15,9 +15,10 @@ phase "services: PostgreSQL, Redis" bash scripts/ensure-services.sh
 # Two cores and a 30-minute CI budget. The browser tests are the longest chain of
 # work that cannot be split (one worker: the specs share a site and its evaluations),
 # so they start first and everything else runs beside them, in three lanes:
-#   browser   the production build and Chromium, beside the demo images; then the browser tests
+#   browser   the production build and Chromium, beside the demo images and the demo evaluated once
+#             into a database; then the browser tests
 #   checks    the unit tests; the lint once the build is done (tsc reads the build's route
-#             types); the Docker files that compute
+#             types); the Docker files that compute, once the demo's database is made
 #   waiting   once the images are built: the Docker files that spend most of their time
 #             waiting (leases, locks, agents, timers); then the PostgreSQL and demo tests
 # The lanes meet only through the marker files below. Each Docker file tags its own
@@ -46,12 +47,27 @@ prefixed() {
 browser_build() {
   CHAINSWE_NEXT_DIST="$e2e_dist" NEXT_TELEMETRY_DISABLED=1 npx next build >"$marks/build.log" 2>&1 && bash scripts/ensure-chromium.sh >>"$marks/build.log" 2>&1
 }
+# the demo repositories' images, which the Docker and the browser tests both use, built once before
+# either runs; then the demo benchmark seeded and evaluated in the portal's database once
+# (lib/testing/demo-database.ts), which the browser tests serve and the demo test reads
+demo_images_and_database() {
+  if ! phase "demo images, beside the build" node bin/chainswe.mjs demo images >"$marks/images.log" 2>&1; then
+    touch "$marks/images.failed" "$marks/demo-db.failed"
+    tail -60 "$marks/images.log" >&2
+    return 1
+  fi
+  touch "$marks/images"
+  if ! phase "demo evaluated once, for the browser and demo tests" npx tsx lib/testing/demo-database.ts "$marks/demo.db" >"$marks/demo-db.log" 2>&1; then
+    touch "$marks/demo-db.failed"
+    tail -60 "$marks/demo-db.log" >&2
+    return 1
+  fi
+  touch "$marks/demo-db"
+}
 browser_lane() {
-  local tsconfig_before="$marks/tsconfig.json" images
+  local tsconfig_before="$marks/tsconfig.json"
   cp tsconfig.json "$tsconfig_before"
-  # the demo repositories' images, which the Docker and the browser tests both use: built once, before either runs
-  phase "demo images, beside the build" node bin/chainswe.mjs demo images >"$marks/images.log" 2>&1 &
-  images=$!
+  demo_images_and_database &
   if ! phase "browser build, Chromium, beside the unit tests" browser_build; then
     touch "$marks/build.failed"
     tail -60 "$marks/build.log" >&2
@@ -60,20 +76,15 @@ browser_lane() {
   # next build may add its dist dir to tsconfig.json's include; leave the file as it was
   cp "$tsconfig_before" tsconfig.json
   touch "$marks/build"
-  if ! wait "$images"; then
-    touch "$marks/images.failed"
-    tail -60 "$marks/images.log" >&2
-    return 1
-  fi
-  touch "$marks/images"
-  phase "browser tests, beside the others" prefixed browser env CHAINSWE_E2E_REUSE_BUILD=1 npx playwright test
+  await_mark demo-db
+  phase "browser tests, beside the others" prefixed browser env CHAINSWE_E2E_REUSE_BUILD=1 CHAINSWE_DEMO_DB="$marks/demo.db" npx playwright test
 }
 checks_lane() {
   phase "unit tests, beside the build" npx vitest run --project unit
   await_mark build
   phase "lint (ESLint, tsc)" npm run -s lint
-  await_mark images
-  phase "docker tests: computing half" npx vitest run --project docker $(printf -- '--exclude %s ' "${waiting[@]}")
+  await_mark demo-db
+  phase "docker tests: computing half" env CHAINSWE_DEMO_DB="$marks/demo.db" npx vitest run --project docker $(printf -- '--exclude %s ' "${waiting[@]}")
 }
 waiting_lane() {
   await_mark images

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { FieldError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/core/errors";
 import { DEMO_GOLD_SEQ, openTestDb } from "@/lib/testing/test-db";
 import type { IntakeLimits } from "@/lib/submissions/intake";
@@ -34,6 +34,8 @@ async function member(username: string, teamName: string): Promise<{ viewer: Vie
 
 beforeAll(async () => {
   t = await openTestDb();
+  // an upload's temp files are looked for in a directory of this file's own: other test runs and sites upload beside it
+  vi.stubEnv("TMPDIR", await mkdtemp(join(tmpdir(), "chainswe-intake-test-")));
   intake = await import("@/lib/submissions/intake");
   ({ viewer: alice, systemId: acmeSystem } = await member("alice", "Acme"));
   ({ viewer: bob, systemId: otherSystem } = await member("bob", "Other"));

@@ -1,24 +1,28 @@
 /**
  * The demo benchmark replayed for real: every demo system in Oracle and Seq,
- * graded in Docker, compared bug by bug with the outcomes worked out by hand in
- * demo/expected.json; the chain errors `report --json` derives from those runs
- * compared with the hand-derived ones; and `validate` through the CLI.
+ * evaluated in Docker by `chainswe worker` into the portal's database (the
+ * database the browser tests serve: lib/testing/demo-database.ts, made once
+ * per test run), taken out as each submission's reproducibility bundle (an
+ * evaluation directory) and compared bug by bug with the outcomes worked out
+ * by hand in demo/expected.json; the chain errors `report --json` derives from
+ * those directories compared with the hand-derived ones; a bundle verified
+ * and replayed; and `validate` through the CLI.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { reportSchema } from "@/core/analysis/report";
 import { bundleArchive, readBundle } from "@/evaluator/bundle/archive";
 import { DEMO_DATASET, demoPredictionFiles, ensureDemoImages } from "@/cli/demo";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
-import { evaluate, readResults } from "@/evaluator/replay";
+import { evaluate, readResults, readSummary } from "@/evaluator/replay";
 import { defaultLimits } from "@/evaluator/sandbox";
-import { modeSchema } from "@/core/schemas/prediction";
 import { fingerprintSchema } from "@/core/schemas/results";
+import { evaluatedDemoDatabase } from "@/lib/testing/demo-database";
 import { ownSandboxes } from "./engine";
 
 const run = promisify(execFile);
@@ -47,38 +51,56 @@ const expected = expectedSchema.parse(JSON.parse(readFileSync("demo/expected.jso
 
 let dataset: Dataset;
 const outRoot = mkdtempSync(join(tmpdir(), "chainswe-demo-"));
-const runDirs: string[] = [];
+/** `<system>.<mode>` → the evaluation directory its submission's bundle unpacks to */
+const runDirs = new Map<string, string>();
+
+/** Each demo submission (run 1 of its entry) as the evaluation directory its bundle holds, patches included (a reviewer's bundle). */
+async function evaluationDirs(): Promise<void> {
+  vi.stubEnv("DATABASE_URL", evaluatedDemoDatabase("demo-test").url);
+  const { db } = await import("@/db/client");
+  const { viewerById } = await import("@/lib/accounts/users");
+  const { submissionBundle } = await import("@/lib/submissions/bundle");
+  const user = await db.user.create({ data: { username: "demo-test-reviewer", name: "demo test reviewer", isReviewer: true } });
+  const reviewer = (await viewerById(user.id))!;
+  const submissions = await db.submission.findMany({ where: { runOfId: null }, select: { id: true, mode: true, status: true, system: { select: { name: true } } } });
+  for (const s of submissions) {
+    expect({ submission: `${s.system.name}.${s.mode}`, status: s.status }).toEqual({ submission: `${s.system.name}.${s.mode}`, status: "completed" });
+    const dir = join(outRoot, `${s.system.name}.${s.mode}`);
+    const archive = join(outRoot, `${s.system.name}.${s.mode}.tar.gz`);
+    writeFileSync(archive, (await submissionBundle(reviewer, s.id)).archive);
+    for (const [path, bytes] of await readBundle(archive)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), bytes);
+    }
+    runDirs.set(`${s.system.name}.${s.mode}`, dir);
+  }
+  await db.$disconnect();
+  vi.unstubAllEnvs();
+}
 
 beforeAll(async () => {
+  // first: the portal's modules read DATABASE_URL once, when first asked
+  await evaluationDirs();
   dataset = await loadDataset(DEMO_DATASET);
   await ensureDemoImages(dataset);
 });
 
 const key = (b: { continuous_id: string; order: number }) => `${b.continuous_id}#${b.order}`;
 
-describe("demo systems replayed in Docker", async () => {
-  const files = await demoPredictionFiles();
+const files = await demoPredictionFiles();
+
+describe("demo systems replayed in Docker", () => {
   it("ships predictions for every system and mode it expects", () => {
     const shipped = files.map((f) => `${f.system}.${f.mode}`).sort();
     const wanted = Object.keys(expected.systems).flatMap((s) => [`${s}.oracle`, `${s}.seq`]).sort();
     expect(shipped).toEqual(wanted);
   });
 
-  it.each(files)("$system $mode grades every bug as worked out by hand", async ({ system, mode, path }) => {
-    const outDir = join(outRoot, `${system}.${mode}`);
-    runDirs.push(outDir);
-    const summary = await evaluate({
-      dataset,
-      predictions: await loadPredictions(path, dataset.chains),
-      mode: modeSchema.parse(mode),
-      outDir,
-      system,
-      concurrency: 2,
-      chainIds: null,
-      limits: defaultLimits({ testTimeoutS: 120 }),
-    });
-    expect(summary.chains_failed).toBe(0);
-    const got = new Map((await readResults(outDir)).map((b) => [key(b), b]));
+  it.each(files)("$system $mode grades every bug as worked out by hand", async ({ system, mode }) => {
+    const outDir = runDirs.get(`${system}.${mode}`);
+    expect(outDir, `the portal's evaluation of ${system} ${mode}`).toBeDefined();
+    expect((await readSummary(outDir!))?.chains_failed).toBe(0);
+    const got = new Map((await readResults(outDir!)).map((b) => [key(b), b]));
     const want = expected.systems[system]![mode as "oracle" | "seq"];
     expect(got.size).toBe(want.length);
     for (const w of want) {
@@ -94,7 +116,7 @@ describe("demo systems replayed in Docker", async () => {
   });
 
   it("report --json finds exactly the hand-derived chain errors, with causes and evidence", async () => {
-    const { stdout } = await run(process.execPath, [...CLI, "report", ...runDirs, "--json"], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, [...CLI, "report", ...files.map((f) => runDirs.get(`${f.system}.${f.mode}`)!), "--json"], { maxBuffer: 64 * 1024 * 1024 });
     const report = reportSchema.parse(JSON.parse(stdout));
     for (const [system, exp] of Object.entries(expected.systems)) {
       const got = report.chain_errors
@@ -114,20 +136,39 @@ describe("demo systems replayed in Docker", async () => {
 });
 
 describe("reproducibility bundle (CLI)", () => {
-  it("bundle → verify agrees offline and on replay; a changed log is named", async () => {
-    const dir = runDirs.find((d) => d.endsWith("demo-overshoot.seq"));
-    expect(dir, "the demo-overshoot Seq run above").toBeDefined();
+  it("evaluate → bundle → verify agrees offline and on replay, and with the portal's evaluation; a changed log is named", async () => {
+    // the engine on its own (`evaluate`, no portal) for one demo system, the directory `chainswe bundle` packs
+    const file = files.find((f) => f.system === "demo-overshoot" && f.mode === "seq")!;
+    const dir = join(outRoot, "engine", "demo-overshoot.seq");
+    const summary = await evaluate({
+      dataset,
+      predictions: await loadPredictions(file.path, dataset.chains),
+      mode: "seq",
+      outDir: dir,
+      system: file.system,
+      concurrency: 2,
+      chainIds: null,
+      limits: defaultLimits({ testTimeoutS: 120 }),
+    });
+    expect(summary.chains_failed).toBe(0);
+    // the same verdicts as the portal's worker reached for the same submission
+    const verdict = (b: { continuous_id: string; order: number; resolved: boolean; fingerprint: string | null; patch_applied: boolean }) =>
+      [key(b), b.resolved, b.fingerprint, b.patch_applied].join(" ");
+    expect((await readResults(dir)).map(verdict).sort()).toEqual((await readResults(runDirs.get("demo-overshoot.seq")!)).map(verdict).sort());
     const bundle = join(outRoot, "overshoot.bundle.tar.gz");
-    await run(process.execPath, [...CLI, "bundle", dir!, "--out", bundle]);
+    await run(process.execPath, [...CLI, "bundle", dir, "--out", bundle]);
     const clean = await run(process.execPath, [...CLI, "verify", bundle, "--replay"], { maxBuffer: 16 * 1024 * 1024 });
     expect(clean.stdout).toMatch(/16\/16 bug\(s\) re-graded from their logs; replayed 5 chain\(s\)/);
     expect(clean.stdout).toContain("OK: the manifest, every verdict and every score agree");
+    // the portal's bundle of that submission verifies offline too
+    const portal = await run(process.execPath, [...CLI, "verify", join(outRoot, "demo-overshoot.seq.tar.gz")], { maxBuffer: 16 * 1024 * 1024 });
+    expect(portal.stdout).toContain("OK: the manifest, every verdict and every score agree");
     // one log changed inside the archive: the manifest and the re-grade both name it
-    const files = await readBundle(bundle);
-    const path = [...files.keys()].find((f) => f.endsWith("/2/test_output.txt"))!;
-    files.set(path, Buffer.from(files.get(path)!.toString().replaceAll(" PASSED", " FAILED")));
+    const bundled = await readBundle(bundle);
+    const path = [...bundled.keys()].find((f) => f.endsWith("/2/test_output.txt"))!;
+    bundled.set(path, Buffer.from(bundled.get(path)!.toString().replaceAll(" PASSED", " FAILED")));
     const tampered = join(outRoot, "tampered.bundle.tar.gz");
-    writeFileSync(tampered, await bundleArchive(files));
+    writeFileSync(tampered, await bundleArchive(bundled));
     const bad = await run(process.execPath, [...CLI, "verify", tampered]).then(
       () => null,
       (e: { code: number; stdout: string }) => e,

@@ -1,13 +1,14 @@
 /**
- * Once per browser-test run: the demo images, a production build, a fresh
- * database holding the demo benchmark really evaluated (the eight demo systems'
- * Oracle and Seq submissions, published, with their stored scores and
- * chain-error analyses: about a minute of Docker replay), and the site serving
- * it with its own worker. The specs reach it at E2E_BASE_URL and its database
- * at E2E_DATABASE_URL (set here, inherited by the test workers).
+ * Once per browser-test run: a production build, a fresh database holding the
+ * demo benchmark really evaluated (the eight demo systems' Oracle and Seq
+ * submissions, published, with their stored scores and chain-error analyses:
+ * minutes of Docker replay, or a copy of the one scripts/test.sh made for this
+ * run: lib/testing/demo-database.ts), and the site serving it with its own
+ * worker. The specs reach it at E2E_BASE_URL and its database at
+ * E2E_DATABASE_URL (set here, inherited by the test workers).
  */
 import { rmSync } from "node:fs";
-import { buildSite, chainswe, freshDatabase, startSite, type Site } from "./site";
+import { buildSite, evaluatedDemoDatabase, startSite, type Site } from "./site";
 
 export const E2E_PORT = Number(process.env.CHAINSWE_E2E_PORT ?? 3210);
 
@@ -16,11 +17,8 @@ let dir: string | undefined;
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   buildSite();
-  const db = freshDatabase("shared");
+  const db = evaluatedDemoDatabase("shared");
   dir = db.dir;
-  chainswe(db.url, ["demo", "images"]);
-  chainswe(db.url, ["demo", "seed"]);
-  chainswe(db.url, ["worker", "--until-idle", "--concurrency", "2"]);
   site = await startSite({ dbUrl: db.url, port: E2E_PORT });
   process.env.E2E_BASE_URL = site.url;
   process.env.E2E_DATABASE_URL = db.url;

@@ -6,37 +6,17 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "@/lib/testing/wait";
+export { DEMO_VERSION, chainswe, evaluatedDemoDatabase, freshDatabase } from "@/lib/testing/demo-database";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 /** the build the browser tests serve (CHAINSWE_E2E_DIST lets two checkouts or engineers test side by side) */
 export const DIST = process.env.CHAINSWE_E2E_DIST ?? ".next-e2e";
-export const DEMO_VERSION = "demo";
 export const SECRET = "e2e-secret-e2e-secret-e2e-secret";
-const CLI = join(ROOT, "bin", "chainswe.mjs");
 const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
 /** the site's server (server.ts): Next.js behind the request gate */
 const SITE = join(ROOT, "bin", "site.mjs");
-
-/** Runs the project's CLI against a database, as a user would; throws with its output on failure. */
-export function chainswe(dbUrl: string, args: string[], input?: string): string {
-  try {
-    return execFileSync(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: dbUrl },
-      input,
-      stdio: ["pipe", "pipe", "pipe"],
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
-    });
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`chainswe ${args.join(" ")} failed: ${err.message}\n${err.stdout ?? ""}${err.stderr ?? ""}`);
-  }
-}
 
 /** The production build the tests serve; rebuilt unless CHAINSWE_E2E_REUSE_BUILD=1 and one exists. */
 export function buildSite(): void {
@@ -47,15 +27,6 @@ export function buildSite(): void {
     stdio: ["ignore", "pipe", "inherit"],
     maxBuffer: 64 * 1024 * 1024,
   });
-}
-
-/** A fresh migrated SQLite database with the demo dataset imported as version "demo". */
-export function freshDatabase(name: string): { dir: string; url: string } {
-  const dir = mkdtempSync(join(tmpdir(), `chainswe-e2e-${name}-`));
-  const url = `file:${join(dir, "site.db")}`;
-  chainswe(url, ["db", "migrate"]);
-  chainswe(url, ["dataset", "import", join(ROOT, "demo", "dataset.jsonl"), "--version", DEMO_VERSION]);
-  return { dir, url };
 }
 
 export type Site = {
