@@ -3,7 +3,7 @@
  * bad values through `main()` as a user would type them. Expected failures are one
  * line per problem naming the option or argument, exit code 2, no stack trace.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -67,6 +67,34 @@ describe("bad options, per command", () => {
     const lines = await refuses(["report", dir, "--positions", "some", "--seed", "x"], "report", ["<dirs>", "--positions", "--seed"]);
     expect(lines[0]).toMatch(/not an evaluation directory/);
     await refuses(["report", notARun], "report", ["<dirs>"]);
+  });
+
+  it("report: two directories of one system and mode are one line naming them, exit 2, no stack", async () => {
+    const summary = {
+      system: "twice",
+      mode: "seq",
+      dataset: { path: "d.jsonl", sha256: "0", chains: [{ continuous_id: "c", length: 2 }] },
+      predictions: { path: "p.jsonl", sha256: "0" },
+      chains_selected: null,
+      started_at: "2026-12-05T00:00:00Z",
+      finished_at: "2026-12-05T00:01:00Z",
+      chains_graded: 0,
+      chains_failed: 0,
+      bugs_graded: 0,
+      bugs_resolved: 0,
+      wall_seconds: 60,
+      test_seconds: 0,
+      limits: { memory_bytes: 1, nano_cpus: 1, pids: 1, test_timeout_s: 1 },
+    };
+    const runs = ["first", "second"].map((name) => {
+      const run = join(dir, name);
+      mkdirSync(run);
+      writeFileSync(join(run, "summary.json"), JSON.stringify(summary));
+      writeFileSync(join(run, "results.jsonl"), "");
+      return run;
+    });
+    const [line] = await refuses(["report", ...runs], "report", ["<dirs>"]);
+    expect(line).toBe("chainswe report: <dirs>: two seq runs for system twice: give one run per system and mode");
   });
 
   it("bundle and verify: a directory that is not a run, a missing dataset and bundle; a file that is not a bundle", async () => {

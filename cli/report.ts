@@ -4,7 +4,7 @@ import { formatReportTables } from "@/core/analysis/report-text";
 import { loadRunResults } from "@/evaluator/replay";
 import { POSITION_SETS } from "@/core/scoring/outcomes";
 import { z } from "zod";
-import { enumOption, intOption, parseOptions, runDir } from "./options";
+import { enumOption, intOption, parseOptions, runDir, UsageError } from "./options";
 
 export const reportOptionsSchema = z.object({
   dirs: z.array(runDir).min(1),
@@ -23,7 +23,15 @@ export function registerReport(program: Command): void {
     .action(async (dirs: string[], raw: Record<string, unknown>) => {
       const opts = parseOptions("report", reportOptionsSchema, { ...raw, dirs }, ["dirs"]);
       const runs = await Promise.all(opts.dirs.map(loadRunResults));
-      const report = buildReport(runs, { positions: opts.positions, seed: opts.seed });
+      const report = (() => {
+        try {
+          return buildReport(runs, { positions: opts.positions, seed: opts.seed });
+        } catch (e) {
+          // the directories given do not make one report (two runs of one system and mode): the user's to fix
+          if (e instanceof RangeError) throw new UsageError("report", [{ field: "<dirs>", message: e.message }]);
+          throw e;
+        }
+      })();
       process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReportTables(report)}\n`);
     });
 }
