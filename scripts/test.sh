@@ -80,7 +80,6 @@ browser_lane() {
   phase "browser tests, beside the others" prefixed browser env CHAINSWE_E2E_REUSE_BUILD=1 CHAINSWE_DEMO_DB="$marks/demo.db" npx playwright test
 }
 checks_lane() {
-  renice -n 10 -p "$BASHPID" >/dev/null
   phase "unit tests, beside the build" npx vitest run --project unit
   await_mark build
   phase "lint (ESLint, tsc)" npm run -s lint
@@ -88,16 +87,12 @@ checks_lane() {
   phase "docker tests: computing half" env CHAINSWE_DEMO_DB="$marks/demo.db" npx vitest run --project docker $(printf -- '--exclude %s ' "${waiting[@]}")
 }
 waiting_lane() {
-  renice -n 10 -p "$BASHPID" >/dev/null
   await_mark images
   phase "docker tests: waiting half" prefixed docker-waiting npx vitest run --project docker "${waiting[@]}"
   phase "pg tests" prefixed pg npx vitest run --project pg
   phase "demo tests" prefixed demo npx vitest run --project demo
 }
 
-# The CPU is the limit (both cores busy from first lane to last) and the browser lane is the
-# longest: the other two lower their own priority first thing, which their children inherit, so
-# the demo's evaluation and the browser tests go first and the others take what is left
 browser_lane &
 lanes=($!)
 checks_lane &
