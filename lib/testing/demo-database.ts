@@ -48,7 +48,9 @@ export function freshDatabase(name: string): { dir: string; url: string } {
 function evaluateDemo(url: string): void {
   chainswe(url, ["demo", "images"]);
   chainswe(url, ["demo", "seed"]);
-  chainswe(url, ["worker", "--until-idle", "--concurrency", "2"]);
+  // four chains at once on two cores: the evaluation is the first thing the browser tests wait for, and beside
+  // the other tests' processes more runnable containers get it a larger share of the CPU
+  chainswe(url, ["worker", "--until-idle", "--concurrency", "4"]);
 }
 
 /** The evaluated demo database, in a temp dir of its own: a copy of CHAINSWE_DEMO_DB's file when it names one, else evaluated here. */
