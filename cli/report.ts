@@ -23,15 +23,14 @@ export function registerReport(program: Command): void {
     .action(async (dirs: string[], raw: Record<string, unknown>) => {
       const opts = parseOptions("report", reportOptionsSchema, { ...raw, dirs }, ["dirs"]);
       const runs = await Promise.all(opts.dirs.map(loadRunResults));
-      const report = (() => {
-        try {
-          return buildReport(runs, { positions: opts.positions, seed: opts.seed });
-        } catch (e) {
-          // the directories given do not make one report (two runs of one system and mode): the user's to fix
-          if (e instanceof RangeError) throw new UsageError("report", [{ field: "<dirs>", message: e.message }]);
-          throw e;
-        }
-      })();
+      let report;
+      try {
+        report = buildReport(runs, { positions: opts.positions, seed: opts.seed });
+      } catch (e) {
+        // the directories given do not make one report (two runs of one system and mode): the user's to fix
+        if (e instanceof RangeError) throw new UsageError("report", [{ field: "<dirs>", message: e.message }]);
+        throw e;
+      }
       process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReportTables(report)}\n`);
     });
 }

@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -75,5 +75,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // whole or absent: a user that finds the file finds it evaluated
   copyFileSync(join(db.dir, "site.db"), `${out}.partial`);
   renameSync(`${out}.partial`, out);
-  process.stdout.write(`the evaluated demo database: ${out} (${dirname(out)})\n`);
+  process.stdout.write(`the evaluated demo database: ${out}\n`);
 }

@@ -20,8 +20,9 @@ import type { Viewer } from "@/lib/authz";
 import type { Chain } from "@/core/schemas/dataset";
 import type { GradedBug } from "@/core/schemas/results";
 import { graderProvenance, sha256Hex } from "@/core/grading";
+import { ROOT } from "@/lib/testing/demo-database";
 
-export const ROOT = new URL("../../", import.meta.url).pathname;
+export { ROOT };
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
 export const DEMO_GOLD_SEQ = join(ROOT, "demo", "predictions", "demo-gold.seq.jsonl");
 

@@ -8,9 +8,8 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@/lib/testing/wait";
-export { DEMO_VERSION, chainswe, evaluatedDemoDatabase, freshDatabase } from "@/lib/testing/demo-database";
-
-export const ROOT = new URL("../../", import.meta.url).pathname;
+import { ROOT } from "@/lib/testing/demo-database";
+export { DEMO_VERSION, ROOT, chainswe, evaluatedDemoDatabase, freshDatabase } from "@/lib/testing/demo-database";
 /** the build the browser tests serve (CHAINSWE_E2E_DIST lets two checkouts or engineers test side by side) */
 export const DIST = process.env.CHAINSWE_E2E_DIST ?? ".next-e2e";
 export const SECRET = "e2e-secret-e2e-secret-e2e-secret";
