@@ -61,6 +61,8 @@ const KILL_TIMEOUT_MS = 10_000;
 const BACKGROUND_CPU_SHARES = 128;
 
 const live = new Set<Sandbox>();
+/** Creations the engine has not answered yet: Ctrl-C waits for them, then removes what they made. */
+const beingCreated = new Set<Promise<Sandbox>>();
 
 export class Sandbox {
   private removal: Promise<void> | undefined;
@@ -80,41 +82,52 @@ export class Sandbox {
     if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
     const tag = env().CHAINSWE_SANDBOX_TAG;
     const labels = tag ? { ...given, "chainswe.tag": tag } : given;
-    await ensureImage(image);
-    let container: Docker.Container;
+    // known to Ctrl-C's cleanup from here on, while the image is checked and the
+    // engine creates the container: no container outlives an interrupt
+    const creating = (async () => {
+      await ensureImage(image);
+      if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
+      let container: Docker.Container;
+      try {
+        container = await docker()
+          .createContainer({
+            Image: image,
+            Cmd: ["bash", "-c", KEEPALIVE],
+            WorkingDir: "/testbed",
+            Labels: { "chainswe.sandbox": "1", ...labels },
+            NetworkDisabled: true,
+            HostConfig: {
+              NetworkMode: "none",
+              Memory: limits.memoryBytes,
+              MemorySwap: limits.memoryBytes,
+              NanoCpus: limits.nanoCpus,
+              PidsLimit: limits.pids,
+              ...(opts.background ? { CpuShares: BACKGROUND_CPU_SHARES } : {}),
+              CapDrop: ["ALL"],
+              SecurityOpt: ["no-new-privileges"],
+              Ulimits: [
+                { Name: "nofile", Soft: 4096, Hard: 4096 },
+                { Name: "fsize", Soft: limits.maxFileBytes, Hard: limits.maxFileBytes },
+              ],
+              // PID 1's output would go to a log file on the host, unbounded: keep none
+              LogConfig: { Type: "none", Config: {} },
+              Binds: [],
+              Mounts: [],
+            },
+          });
+      } catch (e) {
+        throw new EnvironmentError(`cannot create a container from ${image}: ${coerceError(e).message}`);
+      }
+      const created = new Sandbox(container, image, limits);
+      live.add(created);
+      return created;
+    })();
+    beingCreated.add(creating);
+    const sandbox = await creating.finally(() => beingCreated.delete(creating));
     try {
-      container = await docker().createContainer({
-        Image: image,
-        Cmd: ["bash", "-c", KEEPALIVE],
-        WorkingDir: "/testbed",
-        Labels: { "chainswe.sandbox": "1", ...labels },
-        NetworkDisabled: true,
-        HostConfig: {
-          NetworkMode: "none",
-          Memory: limits.memoryBytes,
-          MemorySwap: limits.memoryBytes,
-          NanoCpus: limits.nanoCpus,
-          PidsLimit: limits.pids,
-          ...(opts.background ? { CpuShares: BACKGROUND_CPU_SHARES } : {}),
-          CapDrop: ["ALL"],
-          SecurityOpt: ["no-new-privileges"],
-          Ulimits: [
-            { Name: "nofile", Soft: 4096, Hard: 4096 },
-            { Name: "fsize", Soft: limits.maxFileBytes, Hard: limits.maxFileBytes },
-          ],
-          // PID 1's output would go to a log file on the host, unbounded: keep none
-          LogConfig: { Type: "none", Config: {} },
-          Binds: [],
-          Mounts: [],
-        },
-      });
-    } catch (e) {
-      throw new EnvironmentError(`cannot create a container from ${image}: ${coerceError(e).message}`);
-    }
-    const sandbox = new Sandbox(container, image, limits);
-    live.add(sandbox);
-    try {
-      await container.start();
+      if (sandbox.removal) throw new Error("removed by the cleanup before it started");
+      await sandbox.container.start();
+      if (sandbox.removal) throw new Error("removed by the cleanup while it started");
     } catch (e) {
       await sandbox.remove();
       throw new EnvironmentError(`cannot start a container from ${image}: ${coerceError(e).message}`);
@@ -279,7 +292,8 @@ export async function withSandbox<T>(
 
 /** Removes every container this process started, including any created meanwhile. */
 export async function removeLiveSandboxes(): Promise<void> {
-  for (let round = 0; live.size > 0 && round < 5; round++) {
+  for (let round = 0; (live.size > 0 || beingCreated.size > 0) && round < 5; round++) {
+    await Promise.allSettled([...beingCreated]);
     await Promise.allSettled([...live].map((s) => s.remove()));
   }
 }
@@ -301,7 +315,7 @@ export function installSignalCleanup(): void {
     const code = signal === "SIGINT" ? 130 : 143;
     // set now, so the exit code holds however the process ends
     process.exitCode = code;
-    process.stderr.write(`\n${signal}: removing ${live.size} container(s)…\n`);
+    process.stderr.write(`\n${signal}: removing ${live.size + beingCreated.size} container(s)…\n`);
     void removeLiveSandboxes().finally(() => process.exit(code));
   };
   process.once("SIGINT", onSignal);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults } from "@/evaluator/replay";
-import { ChainContainers, Sandbox, defaultLimits, docker } from "@/evaluator/sandbox";
+import { ChainContainers, Sandbox, defaultLimits, docker, removeLiveSandboxes } from "@/evaluator/sandbox";
 import type { Mode } from "@/core/schemas/prediction";
 import { chainRecords } from "@/core/scoring";
 import { OPS_V0, OPS_V1, buildTinyRepo, type TinyRepo } from "./tiny-repo";
@@ -194,6 +194,20 @@ describe("network isolation", () => {
 });
 
 describe("Ctrl-C", () => {
+  it("the cleanup also removes containers the engine is still creating when it runs", async () => {
+    // the race an interrupt can hit: a container started ahead of need is
+    // still being created when the cleanup looks at what is live
+    const starting = Sandbox.start(tiny.image, defaultLimits(), { "chainswe.use": "bug" });
+    const outcome = starting.then(
+      () => "started",
+      (e: Error) => e.message,
+    );
+    await removeLiveSandboxes();
+    expect(await sandboxContainers()).toEqual([]);
+    // the creation went on to start a container that is gone: it fails, and says so
+    expect(await outcome).toMatch(/cannot start a container/);
+  });
+
   it("removes the running containers when the CLI is interrupted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "chainswe-sigint-"));
     const loop = patchFor([{ path: "calc/ops.py", before: OPS_V0, after: OPS_V0.replace("def add(a, b):\n", "def add(a, b):\n    while True:\n        pass\n") }]);
