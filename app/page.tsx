@@ -23,7 +23,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function LeaderboardPage({ searchParams }: Props) {
   const { query: asked, problems } = parseViewQuery(leaderboardViewSchema, await searchParams);
-  const board = await getLeaderboardValues({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked), test_edits: asked.test_edits });
+  const board = await getLeaderboardValues({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked), test_edits: asked.test_edits, as_of: asked.as_of });
   // only the rows shown need intervals, and only per-bug and chain ones (under a window, the bootstrap runs for them alone)
   const shown = shownRows(board.rows, { ...asked, version: board.version ?? asked.version }).groups.flatMap((g) => g.rows);
   const complete = new Map((await completeHeadlines(board, shown)).map((r) => [r.submissionId, r]));
@@ -42,6 +42,12 @@ export default async function LeaderboardPage({ searchParams }: Props) {
       {problems.length > 0 && (
         <p className="error" role="status">
           Ignored: {problems.map((p) => `${p.field} (${p.message})`).join("; ")}. Showing the default for {problems.length === 1 ? "it" : "them"}.
+        </p>
+      )}
+      {board.asOf && (
+        <p className="window-note" role="status" data-testid="as-of-note">
+          Archived: the board of {query.version} as it stood at the end of {board.asOf} (UTC), each row with the scores stored then and the grader
+          version they came from. <Link href={leaderboardHref(query, { as_of: undefined })}>Today&apos;s board</Link>
         </p>
       )}
       <WindowNote window={board.window} clearHref={leaderboardHref(query, { bug_from: undefined, bug_until: undefined })} />

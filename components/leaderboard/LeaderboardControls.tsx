@@ -25,6 +25,7 @@ const openValue = (v: boolean | undefined) => (v === undefined ? "" : v ? "1" : 
 function fieldValues(q: LeaderboardView): Record<string, string> {
   return {
     version: q.version ?? "",
+    as_of: q.as_of ?? "",
     scoring: q.scoring,
     mode: q.mode ?? "",
     config: q.config ?? "",
@@ -138,6 +139,7 @@ export function LeaderboardControls({ query, versions, options }: Props) {
           </option>
         ))}
       </FieldSelect>
+      <FieldDate name="as_of" label="Board as of" value={values.as_of} />
       <ScoringChoice scoring={query.scoring} legend="Scoring" />
       <Filters values={values} options={options} />
       <BugWindowFields from={values.bug_from} until={values.bug_until} idPrefix="lb" />

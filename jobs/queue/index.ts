@@ -18,5 +18,6 @@ export {
   type QueueLoaders,
   type QueuePolicy,
 } from "./payload";
+export { keepScoreRevision, retireScores } from "./scores";
 export { cancelEvaluation, enqueueChains, requeueEvaluation, type CancelOutcome } from "./lifecycle";
 export { ChainRun, storeAggregates, type ChainRunContext } from "./run-job";

@@ -6,6 +6,7 @@
  * these inside its own transactions (with its authorization and audit rows).
  */
 import type { Tx } from "@/db/tx";
+import { retireScores } from "./scores";
 import { settleSubmission } from "./settle";
 
 /** One job per chain, queued, in dataset order: claims take the oldest job first, ties broken by id, and cuids grow. */
@@ -48,7 +49,7 @@ export async function requeueEvaluation(tx: Tx, submissionId: string, now: Date)
     data: { status: "queued", attempts: 0, leaseOwner: null, leaseExpiresAt: null, runAfter: now, lastError: null, progress: "[]", startedAt: null, finishedAt: null },
   });
   await tx.bugResult.deleteMany({ where: { submissionId } });
-  await tx.submissionScore.deleteMany({ where: { submissionId } });
+  await retireScores(tx, submissionId, now);
   await tx.chainErrorAnalysis.deleteMany({ where: { OR: [{ seqSubmissionId: submissionId }, { oracleSubmissionId: submissionId }] } });
   await tx.submission.update({ where: { id: submissionId }, data: { status: "queued", finishedAt: null, resultBytes: 0 } });
   return jobs.count;

@@ -12,10 +12,11 @@
  */
 import { z } from "zod";
 import { chainErrorBreakdown, chainErrorBreakdownSchema, chainErrors, chainErrorSchema } from "@/core/analysis";
-import { POSITION_SETS, SCORINGS, chainRecordSchema, chainRecords, runScoresSchema, scoreRun, type ChainRecord } from "@/core/scoring";
+import { POSITION_SETS, SCORINGS, chainRecordSchema, chainRecords, runScoresSchema, scoreRun, type ChainRecord, type RunResults } from "@/core/scoring";
 import { db } from "@/db/client";
 import { columnJson, parseColumn } from "@/core/schemas/columns";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
+import { keepScoreRevision, retireScores } from "@/jobs/queue";
 
 /** SubmissionScore.scores: RunScores by scoring, then by position set. */
 export const storedScoresSchema = z.object({
@@ -37,11 +38,20 @@ export function parseStoredScores(text: string): StoredScores {
   return parseColumn(storedScoresSchema, text, "SubmissionScore.scores");
 }
 
-/** Scores of one completed submission, stored; false when it is not (or no longer) completed. */
+/** The grader version(s) a run's bugs were graded with, as one text ("0.3.0", or "0.2.1, 0.3.0"); null when none says. */
+export function gradersOf(run: RunResults): string | null {
+  const versions = [...new Set(run.bugs.flatMap((b) => (b.grader_version ? [b.grader_version] : [])))].sort();
+  return versions.length ? versions.join(", ") : null;
+}
+
+/**
+ * Scores of one completed submission, stored; false when it is not (or no
+ * longer) completed. Scores they replace are kept as a revision (jobs/queue/scores.ts).
+ */
 async function refreshScores(submissionId: string): Promise<boolean> {
   const sub = await db.submission.findUnique({ where: { id: submissionId }, select: { status: true } });
   if (sub?.status !== "completed") {
-    await db.submissionScore.deleteMany({ where: { submissionId } });
+    await db.$transaction((tx) => retireScores(tx, submissionId, new Date()));
     return false;
   }
   const run = await runResultsForSubmission(submissionId);
@@ -51,7 +61,15 @@ async function refreshScores(submissionId: string): Promise<boolean> {
   ) as StoredScores;
   const scores = columnJson(storedScoresSchema, scored);
   const chains = columnJson(storedChainsSchema, chainRecords(run));
-  await db.submissionScore.upsert({ where: { submissionId }, create: { submissionId, scores, chains }, update: { scores, chains, computedAt: new Date() } });
+  const graderVersion = gradersOf(run);
+  await db.$transaction(async (tx) => {
+    const current = await tx.submissionScore.findUnique({ where: { submissionId }, select: { scores: true, chains: true, graderVersion: true } });
+    // the same scores again (a refresh that changed nothing): no revision, the same computedAt
+    if (current && current.scores === scores && current.chains === chains && current.graderVersion === graderVersion) return;
+    const now = new Date();
+    await keepScoreRevision(tx, submissionId, now);
+    await tx.submissionScore.upsert({ where: { submissionId }, create: { submissionId, scores, chains, graderVersion, computedAt: now }, update: { scores, chains, graderVersion, computedAt: now } });
+  });
   return true;
 }
 

@@ -47,6 +47,8 @@ import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregat
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
 import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
 import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
+import { archivedSubmissions } from "@/lib/leaderboard/history";
+import { asOfSchema, endOfDay } from "@/lib/leaderboard/as-of";
 
 export const leaderboardQuerySchema = z.object({
   /** a dataset version; default the newest */
@@ -58,6 +60,8 @@ export const leaderboardQuerySchema = z.object({
   window: bugWindowSchema.default({}),
   /** SPEC §7 test edits: `without` scores a bug whose model patch edits tests as unresolved */
   test_edits: z.enum(["with", "without"]).default("with"),
+  /** SPEC §6 archived boards: the board as it stood at the end of this day (UTC); none = today's */
+  as_of: asOfSchema.optional(),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
@@ -81,6 +85,8 @@ export type LeaderboardRow = {
   vsOracle: { perBug: number | null; chain: number | null };
   counts: { chains: number; bugs: number; resolved: number; chainsResolved: number };
   finishedAt: Date | null;
+  /** the grader version(s) its scores came from (SPEC §6); null from an older release */
+  graderVersion: string | null;
   /** approved by a reviewer (every public row is; kept for rows of other provenance later) */
   reviewed: boolean;
   /** a row of k ≥ 2 runs (SPEC §7): its rates above are means over them; null for a single run */
@@ -132,6 +138,8 @@ export type Leaderboard = {
   positions: LeaderboardQuery["positions"];
   /** what the bug-date window keeps; null when none is set */
   window: WindowSummary | null;
+  /** the day an archived board stands as of (SPEC §6); null for today's board */
+  asOf: string | null;
   rows: LeaderboardRow[];
 };
 
@@ -199,7 +207,7 @@ function completionOf(board: LeaderboardValues): Completion {
   return state;
 }
 
-const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}\0${q.test_edits}`;
+const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}\0${q.test_edits}\0${q.as_of ?? ""}`;
 
 /** pass_k: only for a row of several runs */
 type Headline = { per_bug: Estimate; chain: Estimate; pass_k?: Estimate };
@@ -280,11 +288,14 @@ export async function versionsNewestFirst(): Promise<string[]> {
 async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> {
   const versions = await versionsNewestFirst();
   const version = q.version ?? versions[0] ?? null;
-  const meta = { version, versions, scoring: q.scoring, positions: q.positions };
+  const meta = { version, versions, scoring: q.scoring, positions: q.positions, asOf: q.as_of ?? null };
   if (!version || !versions.includes(version)) return withCompletion({ ...meta, window: null, rows: [] }, { score: async () => new Map(), scoreHeadlines: async () => new Map() });
   const window = await windowKeeps(version, q.window);
-  const subs = await db.submission.findMany({
-    where: { visibility: "public", status: "completed", datasetVersion: { version }, score: { isNot: null } },
+  // an archived board: the submissions public at the end of that day, each with the scores it had then
+  const archived = q.as_of ? await archivedOn(version, q.as_of) : null;
+  const found = await db.submission.findMany({
+    // archived: every submission of the version, kept below if it was on the board then
+    where: archived ? { datasetVersion: { version } } : { visibility: "public", status: "completed", datasetVersion: { version }, score: { isNot: null } },
     orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
     select: {
       id: true,
@@ -296,10 +307,11 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       ruleBreaches: true,
       testEditPolicy: true,
       shortcuts: true,
-      score: { select: { computedAt: true } },
+      score: { select: { computedAt: true, graderVersion: true } },
       system: { select: { ...systemFactsSelect, team: { select: { name: true, slug: true } } } },
     },
   });
+  const subs = archived ? asArchived(found, archived, endOfDay(q.as_of!)) : found.map((s) => ({ ...s, score: s.score! }));
   // the newest public entry of each system × mode stands for it: a single run, or every public run of its entry (SPEC §7)
   const entryOf = (s: (typeof subs)[number]) => s.runOfId ?? s.id;
   const runsOf = new Map<string, typeof subs>();
@@ -312,7 +324,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     const runs = runsOf.get(entryOf(s))!.toSorted((a, b) => a.run - b.run);
     return [{ ...runs[0]!, finishedAt: s.finishedAt, runs }];
   });
-  const toScore = newest.map((s) => ({ id: s.id, system: s.system.name, mode: modeSchema.parse(s.mode), runs: s.runs.map((r) => ({ id: r.id, computedAt: r.score!.computedAt })) }));
+  const toScore = newest.map((s) => ({ id: s.id, system: s.system.name, mode: modeSchema.parse(s.mode), runs: s.runs.map((r) => ({ id: r.id, computedAt: r.score.computedAt })) }));
   // every run's chain records, read once: they count test edits for every row and rescore the rows that need it
   const records = await storedChainRecords(toScore.flatMap((r) => r.runs));
   const scoring = await rowScoring(toScore, q, window, records);
@@ -341,6 +353,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       vsOracle: { perBug: null, chain: null },
       counts: { chains: v.counts.chains, bugs: v.counts.bugs, resolved: v.counts.resolved, chainsResolved: v.counts.chains_resolved },
       finishedAt: s.finishedAt,
+      graderVersion: [...new Set(s.runs.flatMap((r) => (r.score.graderVersion ? [r.score.graderVersion] : [])))].join(", ") || null,
       reviewed,
       runs: v.runs ? rowRuns(v.runs, s.runs.map((r) => r.id), { value: v.runs.pass_k }) : null,
       breaches,
@@ -357,6 +370,27 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     if (oracle) r.vsOracle = { perBug: relativeChange(r.perBug.value, oracle.perBug.value), chain: relativeChange(r.chain.value, oracle.chain.value) };
   }
   return withCompletion({ ...meta, window: window && windowSummary(q.window, window.keeps), rows }, scoring.scorers);
+}
+
+/** The version's submissions on its board at the end of `asOf`, with the scores each had then (lib/leaderboard/history.ts). */
+async function archivedOn(version: string, asOf: string): Promise<Map<string, { computedAt: Date; graderVersion: string | null }>> {
+  const v = await db.datasetVersion.findUnique({ where: { version }, select: { id: true } });
+  return new Map(v ? (await archivedSubmissions(v.id, asOf)).map((a) => [a.id, { computedAt: a.computedAt, graderVersion: a.graderVersion }]) : []);
+}
+
+/**
+ * Submissions as they stood at `end`: the scores they had then, and the time
+ * their evaluation had finished by then (a later re-run moved finishedAt; the
+ * scores' computation stands for it), newest first as the board orders them.
+ */
+function asArchived<S extends { id: string; finishedAt: Date | null }>(subs: S[], archived: ReadonlyMap<string, { computedAt: Date; graderVersion: string | null }>, end: Date) {
+  return subs
+    .flatMap((s) => {
+      const score = archived.get(s.id);
+      if (!score) return [];
+      return [{ ...s, score, finishedAt: s.finishedAt && s.finishedAt < end ? s.finishedAt : score.computedAt }];
+    })
+    .toSorted((a, b) => b.finishedAt.getTime() - a.finishedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 function withCompletion(board: LeaderboardValues, scorers: Scorers): LeaderboardValues {

@@ -59,6 +59,8 @@ export type ApiRow = {
   rule_breaches: { run: number; field: string; rule: string; message: string }[];
   /** the shortcut scan's flags on the runs' trajectories: per run and kind, the bugs hit */
   shortcut_flags: { run: number; kind: ShortcutKind; bugs: number }[];
+  /** the grader version(s) its scores came from (SPEC §6); null from an older release */
+  grader_version: string | null;
 };
 
 export type ApiReportedRow = {
@@ -88,6 +90,7 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     per_position: r.perPosition,
     counts: { chains: r.counts.chains, bugs: r.counts.bugs, resolved: r.counts.resolved, chains_resolved: r.counts.chainsResolved },
     finished_at: r.finishedAt?.toISOString() ?? null,
+    grader_version: r.graderVersion,
     open_weights: r.system.openWeights,
     open_scaffold: r.system.openScaffold,
     reviewed: r.reviewed,
@@ -129,6 +132,8 @@ export function leaderboardDocument(board: Leaderboard, query: LeaderboardApiQue
     version: board.version,
     versions: board.versions,
     scoring: board.scoring,
+    /** the day an archived board stands as of (SPEC §6); null for today's */
+    as_of: board.asOf,
     query: state,
     /** what the bug-date window keeps (SPEC §7); null when none is set */
     window: board.window,
@@ -177,6 +182,7 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "steps_per_chain", value: (l) => num(evaluated(l)?.effort_per_chain?.steps) },
   { label: "wall_seconds_per_chain", value: (l) => num(evaluated(l)?.effort_per_chain?.wall_seconds) },
   { label: "finished_at", value: (l) => evaluated(l)?.finished_at },
+  { label: "grader_version", value: (l) => evaluated(l)?.grader_version },
   { label: "open_weights", value: (l) => bool(evaluated(l)?.open_weights) },
   { label: "open_scaffold", value: (l) => bool(evaluated(l)?.open_scaffold) },
   { label: "reviewed", value: (l) => bool(evaluated(l)?.reviewed) },

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { modeSchema } from "@/core/schemas/prediction";
+import { asOfSchema } from "@/lib/leaderboard/as-of";
 import { bugWindowParams, flag, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
 
 export const SORT_KEYS = ["model", "config", "mode", "per_bug", "chain", "vs_oracle", "cost", "peak_context", "date"] as const;
@@ -29,6 +30,8 @@ export const leaderboardViewSchema = z.object({
   ...bugWindowParams,
   /** SPEC §7: `without` scores every bug whose model patch edits tests as unresolved */
   test_edits: single(z.enum(["with", "without"]).default("with")),
+  /** SPEC §6: the board as it stood at the end of this day (UTC); absent = today's */
+  as_of: single(asOfSchema.optional()),
   sort: single(
     z
       .templateLiteral([z.enum(SORT_KEYS), ".", z.enum(["asc", "desc"])], { error: `expected <column>.asc or <column>.desc, column one of ${SORT_KEYS.join(", ")}` })

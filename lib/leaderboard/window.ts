@@ -70,8 +70,10 @@ export async function windowKeeps(version: string, w: BugWindow | undefined): Pr
  * before records were (an older release) gets them now, from its graded bugs.
  */
 export async function storedChainRecords(subs: readonly { id: string; computedAt: Date }[]): Promise<Map<string, ChainRecord[]>> {
-  return keptPerScore(records, RECORDS_LIMIT, subs, "chains", async (submissionId, text) => {
+  return keptPerScore(records, RECORDS_LIMIT, subs, "chains", async (submissionId, text, current) => {
     if (text !== null) return parseStoredChains(text);
+    // a revision kept without records: today's results are not what it was scored from
+    if (!current) return null;
     const run = await runResultsForSubmission(submissionId);
     if (!run) return null;
     const list = chainRecords(run);

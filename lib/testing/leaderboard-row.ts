@@ -48,6 +48,7 @@ export function leaderboardRow(over: {
     vsOracle: { perBug: over.vs ?? null, chain: null },
     counts: { chains: 5, bugs: 16, resolved: 8, chainsResolved: 1 },
     finishedAt: over.day === null ? null : new Date(`${over.day ?? "2025-03-01"}T12:00:00Z`),
+    graderVersion: "0.1.0",
     reviewed: true,
     runs: null,
     breaches: [],

@@ -5,6 +5,7 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
+import { leaderboardHref } from "@/lib/leaderboard/url";
 import { notFound } from "next/navigation";
 import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
 import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/dataset/DatasetTables";
@@ -53,6 +54,13 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
         <div>
           <dt>Imported</dt>
           <dd>{utcDay(v.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Board</dt>
+          <dd data-testid="version-boards">
+            <Link href={leaderboardHref({ version: v.version, as_of: utcDay(v.createdAt) })}>as of its release</Link> ·{" "}
+            <Link href={leaderboardHref({ version: v.version })}>today</Link>
+          </dd>
         </div>
         <div>
           <dt>Repositories</dt>
