@@ -12,6 +12,7 @@ import { LeaderboardControls } from "@/components/leaderboard/LeaderboardControl
 import { LeaderboardTable } from "@/components/leaderboard/LeaderboardTable";
 import { WindowNote } from "@/components/ui/WindowNote";
 import { completeHeadlines, getLeaderboardValues } from "@/lib/leaderboard/data";
+import { getVersionMini } from "@/lib/dataset/data";
 import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard/url";
 import { leaderboardPageView, shownRows } from "@/lib/leaderboard/view";
 import { PAPER_SOURCE, REPORTED_LABEL, reportedMainRows } from "@/lib/reference/paper";
@@ -23,12 +24,13 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function LeaderboardPage({ searchParams }: Props) {
   const { query: asked, problems } = parseViewQuery(leaderboardViewSchema, await searchParams);
-  const board = await getLeaderboardValues({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked), test_edits: asked.test_edits, as_of: asked.as_of });
+  const board = await getLeaderboardValues({ version: asked.version, scoring: asked.scoring, window: bugWindowOf(asked), test_edits: asked.test_edits, as_of: asked.as_of, split: asked.split });
   // only the rows shown need intervals, and only per-bug and chain ones (under a window, the bootstrap runs for them alone)
   const shown = shownRows(board.rows, { ...asked, version: board.version ?? asked.version }).groups.flatMap((g) => g.rows);
   const complete = new Map((await completeHeadlines(board, shown)).map((r) => [r.submissionId, r]));
   const view = leaderboardPageView(board, complete, asked, asked.paper ? reportedMainRows() : []);
   const { query } = view;
+  const mini = board.split === "mini" && board.version && board.versions.includes(board.version) ? await getVersionMini(board.version) : null;
   const api = (format: "csv" | "json") => leaderboardHref(query, { all: false, format }, "/api/v1/leaderboard");
   return (
     <main className="lb-page">
@@ -42,6 +44,12 @@ export default async function LeaderboardPage({ searchParams }: Props) {
       {problems.length > 0 && (
         <p className="error" role="status">
           Ignored: {problems.map((p) => `${p.field} (${p.message})`).join("; ")}. Showing the default for {problems.length === 1 ? "it" : "them"}.
+        </p>
+      )}
+      {board.split === "mini" && (
+        <p className="window-note" role="status" data-testid="mini-note">
+          Mini split rows only: {mini ? `${mini.size} of the version's chains, chosen to keep the full board's order (Kendall τ-b ${mini.tau === null ? "undefined" : mini.tau.toFixed(3)} over ${mini.rows} rows)` : "this version has no Mini split"}
+          . Scored over those chains and never ranked with the whole version&apos;s rows. <Link href={leaderboardHref(query, { split: undefined })}>The whole version&apos;s board</Link>
         </p>
       )}
       {board.asOf && (

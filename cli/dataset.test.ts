@@ -68,3 +68,23 @@ describe("chainswe dataset import", () => {
     expect(run.stderr).toContain("run `chainswe db migrate` first");
   });
 });
+
+describe("chainswe dataset release", () => {
+  it("releases a version from another, printing each change with why; a missing reason or bad notes exit 2 and store nothing", async () => {
+    await writeFile(join(dir, "notes.json"), JSON.stringify({ "tablefmt-chain-1": "every row solves it" }));
+    const run = chainswe("data/cli.db", "dataset", "release", "v1.1", "--from", "v1", "--retire", "tablefmt-chain-1", "--notes", "notes.json");
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("released dataset v1.1 from v1: 4 chains, 13 bugs\nremoved\ttablefmt-chain-1\tevery row solves it\n");
+    expect(run.code).toBe(0);
+    const unexplained = chainswe("data/cli.db", "dataset", "release", "v1.2", "--from", "v1", "--retire", "moneyx-chain-1", "--notes", "notes.json");
+    expect(unexplained.code).toBe(2);
+    expect(unexplained.stderr).toBe(
+      "chainswe: release v1.2 from v1: chain moneyx-chain-1: say why it is removed (a reason in the notes); chain tablefmt-chain-1: a reason for a chain this release neither adds, changes nor retires\n",
+    );
+    await writeFile(join(dir, "bad-notes.json"), "[1]");
+    const bad = chainswe("data/cli.db", "dataset", "release", "v1.2", "--from", "v1", "--notes", "bad-notes.json");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^chainswe dataset release: --notes: bad-notes\.json: .*expected \{"<chain id>"/);
+    expect(chainswe("data/cli.db", "dataset", "import", DEMO, "--version", "v1.2").code).toBe(0); // v1.2 was never created
+  });
+});

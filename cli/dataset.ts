@@ -2,6 +2,8 @@
  * `chainswe dataset import <file> --version v1`: a dataset version into the
  * portal's database, whole or not at all.
  * `chainswe dataset rules <version> [file]`: a version's rules for run manifests.
+ * `chainswe dataset mini <version> --size N`: its Mini split, computed and stored.
+ * `chainswe dataset release <version> --from <parent> …`: a new version from its parent, every change with why.
  * `chainswe db migrate`: the committed migrations applied to DATABASE_URL
  * (SQLite or PostgreSQL: db/migrate.ts).
  */
@@ -9,7 +11,7 @@ import type { Command } from "commander";
 import { env } from "@/env";
 import { migrateDatabase } from "@/db/migrate";
 import { z } from "zod";
-import { parseOptions, readableFile } from "./options";
+import { parseOptions, readableFile, UsageError } from "./options";
 
 /** Prisma's "table does not exist": a database nobody has migrated. */
 function isMissingTable(e: unknown): boolean {
@@ -70,6 +72,54 @@ async function rulesCommand(version: string, file: string | undefined): Promise<
   }
 }
 
+/** `chainswe dataset mini <version> --size N`: computes and stores the version's Mini split over its published rows (SPEC §8). */
+async function miniCommand(version: string, raw: Record<string, unknown>): Promise<void> {
+  const { size } = parseOptions("dataset mini", z.object({ size: z.coerce.number({ error: "must be a number of chains" }).int("must be a whole number of chains").positive("must be at least 1") }), raw);
+  const { DatasetImportError } = await import("@/lib/dataset/data");
+  const { computeVersionMini } = await import("@/lib/dataset/mini");
+  try {
+    const mini = await computeVersionMini(version, size);
+    process.stdout.write(`dataset ${version}'s Mini split: ${mini.size} chain(s) over ${mini.rows} published row(s), Kendall tau-b ${mini.tau === null ? "undefined" : mini.tau.toFixed(4)}\n${mini.chains.join("\n")}\n`);
+  } catch (e) {
+    if (!(e instanceof DatasetImportError)) throw e;
+    process.stderr.write(`chainswe: ${e.message}\n`);
+    process.exitCode = 2;
+  }
+}
+
+export const releaseOptionsSchema = z.object({
+  version: z.string().trim().min(1, "give the new version's name, e.g. v2"),
+  from: z.string().trim().min(1, "the version to release from, e.g. v1"),
+  add: readableFile.optional(),
+  retire: z.array(z.string().trim().min(1)).default([]),
+  notes: readableFile,
+});
+
+/** `chainswe dataset release <version> --from <parent> [--add file] [--retire id…] --notes notes.json`: a new version from its parent (SPEC §8). */
+async function releaseCommand(versionArg: string, raw: Record<string, unknown>): Promise<void> {
+  const opts = parseOptions("dataset release", releaseOptionsSchema, { ...raw, version: versionArg }, ["version"]);
+  const { readFile } = await import("node:fs/promises");
+  let reasons: unknown;
+  try {
+    reasons = JSON.parse(await readFile(opts.notes, "utf8"));
+  } catch (e) {
+    throw new UsageError("dataset release", [{ field: "--notes", message: `${opts.notes} is not JSON: ${(e as Error).message}` }]);
+  }
+  const notes = z.record(z.string(), z.string().trim().min(1, "an empty reason")).safeParse(reasons);
+  if (!notes.success) throw new UsageError("dataset release", [{ field: "--notes", message: `${opts.notes}: ${notes.error.issues[0]!.path.join(".") || "the file"}: ${notes.error.issues[0]!.message} (expected {"<chain id>": "why it is added, changed or retired", …})` }]);
+  const { DatasetImportError } = await import("@/lib/dataset/data");
+  const { releaseVersion } = await import("@/lib/dataset/release");
+  try {
+    const released = await releaseVersion({ version: opts.version, parent: opts.from, addPath: opts.add ?? null, retire: opts.retire, reasons: notes.data });
+    for (const w of released.warnings) process.stderr.write(`warning: ${w}\n`);
+    process.stdout.write(`released dataset ${released.version} from ${opts.from}: ${released.stats.chains} chains, ${released.stats.bugs} bugs\n${released.notes.map((n) => `${n.change}\t${n.chain}\t${n.reason}`).join("\n")}\n`);
+  } catch (e) {
+    if (!(e instanceof DatasetImportError)) throw e;
+    process.stderr.write(`chainswe: ${e.message}\n`);
+    process.exitCode = 2;
+  }
+}
+
 async function migrateCommand(): Promise<void> {
   await migrateDatabase(env().DATABASE_URL);
 }
@@ -85,6 +135,19 @@ export function registerDataset(program: Command): void {
     .command("rules <version> [file]")
     .description("a version's rules for run manifests (docs/API.md): print them, or set them from a JSON file")
     .action(rulesCommand);
+  dataset
+    .command("release <version>")
+    .description("a new version from another: its chains plus those added or changed, minus those retired, each change with why (SPEC §8)")
+    .requiredOption("--from <version>", "the version to release from (never changed)")
+    .option("--add <file>", "chains to add, or to change (a chain of the parent's id with another record), JSONL")
+    .option("--retire <ids...>", "chain ids of the parent to leave out")
+    .requiredOption("--notes <file>", 'JSON: why each chain is added, changed or retired, {"<chain id>": "why", …}')
+    .action(releaseCommand);
+  dataset
+    .command("mini <version>")
+    .description("compute and store a version's Mini split over its published rows (SPEC §8); fixed once a submission uses it")
+    .requiredOption("--size <n>", "the number of chains")
+    .action(miniCommand);
   program
     .command("db")
     .description("the portal's database (DATABASE_URL)")

@@ -15,6 +15,7 @@ import tarFs from "tar-fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
 import { z } from "zod";
+import { splitSchema } from "@/core/schemas/columns";
 import { modeOption, parseOptions, positiveOption, readableFile } from "./options";
 
 export type SubmitFlags = {
@@ -25,6 +26,7 @@ export type SubmitFlags = {
   datasetVersion: string;
   meta: string[];
   chains?: string;
+  split?: string;
   runOf?: string;
   manifest?: string;
   trajectories?: string;
@@ -68,6 +70,7 @@ export const submitOptionsSchema = z.object({
   datasetVersion: z.string().trim().min(1),
   meta: z.array(z.string().regex(/^[^=]+=/, "expected key=value")),
   chains: z.string().optional(),
+  split: splitSchema.optional(),
   runOf: z.string().trim().min(1).optional(),
   manifest: readableFile.optional(),
   trajectories: z.string().min(1).optional(),
@@ -184,6 +187,7 @@ export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo =
   form.append("mode", flags.mode);
   if (flags.meta.length) form.append("metadata", JSON.stringify(meta.metadata));
   if (flags.chains) form.append("chains", flags.chains);
+  if (flags.split) form.append("split", flags.split);
   if (flags.runOf) form.append("run_of", flags.runOf);
   // the portal checks it (schema, then the version's rules) and names any bad field
   if (manifest !== undefined) form.append("manifest", manifest);
@@ -217,6 +221,7 @@ export function registerSubmit(program: Command): void {
     .requiredOption("--dataset-version <version>", "e.g. v1")
     .option("--meta <key=value>", "metadata shown with the results (repeatable)", collect, [] as string[])
     .option("--chains <ids>", "comma-separated chain ids to grade (default: all)")
+    .option("--split <split>", "full (default) or mini: grade the version's Mini split's chains, ranked on the Mini board (SPEC §8)")
     .option("--manifest <file>", "the run manifest, JSON: agent, model, limits, context, memory, what was visible, command (docs/API.md)")
     .option("--trajectories <dir|archive>", "per-bug trajectories: the directory chainswe rollout wrote (packed here), or a .tar.gz of it")
     .option("--trajectories-public", "show the trajectories to everyone once the results are published (default: team and reviewers only)")

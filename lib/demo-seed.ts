@@ -50,6 +50,8 @@ export const DEMO_RULES: VersionRules = {
   no_test_lists: { action: "refuse" },
   max_time_limit_multiplier: { value: 1, action: "flag" },
   verified_min_runs: 3,
+  // three of the five chains: a Mini split that follows the published rows (SPEC §8)
+  mini_size: 3,
 };
 
 /**

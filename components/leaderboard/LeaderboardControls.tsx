@@ -26,6 +26,7 @@ function fieldValues(q: LeaderboardView): Record<string, string> {
   return {
     version: q.version ?? "",
     as_of: q.as_of ?? "",
+    split: q.split,
     scoring: q.scoring,
     mode: q.mode ?? "",
     config: q.config ?? "",
@@ -138,6 +139,10 @@ export function LeaderboardControls({ query, versions, options }: Props) {
             {v}
           </option>
         ))}
+      </FieldSelect>
+      <FieldSelect name="split" label="Split" value={values.split}>
+        <option value="full">whole version</option>
+        <option value="mini">Mini split</option>
       </FieldSelect>
       <FieldDate name="as_of" label="Board as of" value={values.as_of} />
       <ScoringChoice scoring={query.scoring} legend="Scoring" />

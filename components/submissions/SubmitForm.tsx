@@ -49,7 +49,7 @@ function problemsFrom(status: number, body: Answer): Problems {
   return { ...NONE, top: message };
 }
 
-const FIELDS = ["system", "dataset_version", "mode", "metadata", "predictions", "run_of", "manifest", "trajectories"];
+const FIELDS = ["system", "dataset_version", "mode", "split", "metadata", "predictions", "run_of", "manifest", "trajectories"];
 
 function FieldError({ id, text }: { id: string; text: string | undefined }) {
   return text ? (
@@ -66,6 +66,7 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
   const entry = options.runOf;
   const [version, setVersion] = useState(entry?.version ?? options.versions[0]?.version ?? "");
   const modes = options.versions.find((v) => v.version === version)?.modes ?? [];
+  const miniSize = options.versions.find((v) => v.version === version)?.mini ?? null;
   const [mode, setMode] = useState<string>(entry?.mode ?? (modes.includes("seq") ? "seq" : (modes[0] ?? "")));
   const [problems, setProblems] = useState<Problems>(NONE);
   const [busy, setBusy] = useState(false);
@@ -99,6 +100,7 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
     if (entry) body.append("run_of", entry.id);
     body.append("dataset_version", version);
     body.append("mode", mode);
+    if (form.get("split") === "mini") body.append("split", "mini");
     body.append("metadata", JSON.stringify(meta.metadata));
     const manifest = form.get("manifest");
     if (manifest instanceof File && manifest.name !== "") body.append("manifest", await manifest.text());
@@ -184,6 +186,16 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
         </select>
         <FieldError id={err("mode")} text={problems.fields.mode} />
       </div>
+      {miniSize !== null && entry === null && (
+        <div className="field">
+          <label htmlFor="submit-split">Split</label>
+          <select id="submit-split" name="split" defaultValue="full" aria-describedby={described("split")}>
+            <option value="full">the whole version</option>
+            <option value="mini">its Mini split ({miniSize} chains, ranked on its own board)</option>
+          </select>
+          <FieldError id={err("split")} text={problems.fields.split} />
+        </div>
+      )}
       <div className="field">
         <label htmlFor="submit-file">Predictions file</label>
         <input id="submit-file" type="file" name="predictions" accept=".jsonl,.json,application/x-ndjson,application/json" required aria-describedby={described("predictions")} />

@@ -18,6 +18,11 @@ export const SUBMISSION_STATUSES = ["queued", "running", "completed", "failed", 
 export const submissionStatusSchema = z.enum(SUBMISSION_STATUSES);
 export type SubmissionStatus = z.infer<typeof submissionStatusSchema>;
 
+/** Submission.split (SPEC §8): the version's chains ("full", or a chosen subset) or its Mini split's; rows of one are never ranked with the other's. */
+export const SPLITS = ["full", "mini"] as const;
+export const splitSchema = z.enum(SPLITS);
+export type Split = z.infer<typeof splitSchema>;
+
 /** private → pending_review → public | rejected; the team can withdraw back to private. */
 export const VISIBILITIES = ["private", "pending_review", "public", "rejected"] as const;
 export const visibilitySchema = z.enum(VISIBILITIES);

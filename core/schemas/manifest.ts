@@ -62,6 +62,8 @@ export const versionRulesSchema = z
     verified_min_runs: z.number().int().positive().optional(),
     /** the test-edit policy of submissions made from now on (default keep) */
     test_edits: testEditPolicySchema.optional(),
+    /** SPEC §8: the Mini split's size, recomputed over the published rows as they change, until a Mini submission fixes it */
+    mini_size: z.number().int().positive().optional(),
   })
   .strict();
 export type VersionRules = z.infer<typeof versionRulesSchema>;
@@ -108,6 +110,7 @@ export function describeRules(rules: VersionRules): string[] {
   if (rules.no_hints) lines.push(`Hints must not be visible to the agent: ${does(rules.no_hints.action)}.`);
   if (rules.test_edits === "strip") lines.push("Test edits (a model patch's changes under a test path) are stripped before the patch is applied, so they never reach a later bug.");
   if (rules.test_edits === "flag") lines.push("Test edits (a model patch's changes under a test path) are kept and the row is marked.");
+  if (rules.mini_size) lines.push(`A Mini split of ${rules.mini_size} chains follows the published rows until the first submission on it fixes it.`);
   if (rules.verified_min_runs) lines.push(`"Verified": at least ${rules.verified_min_runs} public reviewed run(s) of a system and mode, none breaking a rule.`);
   return lines;
 }

@@ -49,7 +49,8 @@ export type ChainErrorView = {
  * public too; the newest per system × mode stands for it, as on the leaderboard.
  */
 async function publicAnalyses(version: string): Promise<(AnalysisEntry & { errors: ChainError[]; scoredAt: Date | null })[]> {
-  const visible = { visibility: "public", status: "completed" };
+  // the full version's rows: a Mini split row is another board's (SPEC §8)
+  const visible = { visibility: "public", status: "completed", split: "full" };
   const rows = await db.chainErrorAnalysis.findMany({
     where: { seqSubmission: { ...visible, datasetVersion: { version } }, oracleSubmission: visible },
     orderBy: [{ seqSubmission: { finishedAt: "desc" } }, { seqSubmissionId: "desc" }],

@@ -57,7 +57,8 @@ type Standing = PublicOutcome & { system: string; team: string; fingerprints: Ma
  */
 async function standingOutcomes(datasetVersionId: string, continuousId?: string): Promise<Standing[]> {
   const subs = await db.submission.findMany({
-    where: { datasetVersionId, visibility: "public", status: "completed" },
+    // the full version's rows: a Mini split row is another board's (SPEC §8)
+    where: { datasetVersionId, visibility: "public", status: "completed", split: "full" },
     select: { id: true, systemId: true, mode: true, finishedAt: true, system: { select: { name: true, team: { select: { name: true } } } } },
   });
   const standing = standingSubmissions(subs.map((s) => ({ ...s, submissionId: s.id, mode: modeSchema.parse(s.mode) })));

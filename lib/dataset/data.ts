@@ -12,6 +12,7 @@
 import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/core/dataset/stats";
+import { releaseManifest, type ReleaseChange, type ReleaseManifest } from "@/core/dataset/release";
 import { db, isUniqueViolation } from "@/db/client";
 import { versionRulesSchema, type VersionRules } from "@/core/schemas/manifest";
 import { Prisma } from "@/db/generated/prisma/client";
@@ -89,7 +90,7 @@ function versionExists(version: string): DatasetImportError {
  * Validates the file (InputError naming line and field on any bad record), then
  * writes the version, its chains and their bugs in one transaction.
  */
-export async function importDataset(path: string, version: string): Promise<DatasetImport> {
+export async function importDataset(path: string, version: string, release?: { parent: string; notes: ReleaseChange[] }): Promise<DatasetImport> {
   const name = datasetVersionNameSchema.safeParse(version);
   if (!name.success) throw new DatasetImportError(`bad dataset version "${version}": ${name.error.issues[0]?.message}`);
   if (await db.datasetVersion.findUnique({ where: { version }, select: { id: true } })) throw versionExists(version);
@@ -99,7 +100,15 @@ export async function importDataset(path: string, version: string): Promise<Data
     await db.$transaction(
       async (tx) => {
         const created = await tx.datasetVersion.create({
-          data: { version, sha256: dataset.sha256, stats: columnJson(datasetStatsSchema, stats) },
+          data: {
+            version,
+            sha256: dataset.sha256,
+            stats: columnJson(datasetStatsSchema, stats),
+            // frozen with the version: the sha256 of every record, and for a release its parent and notes (SPEC §8)
+            manifest: columnJson(releaseManifestSchema, releaseManifest(release?.parent ?? null, dataset.chains)),
+            parentVersion: release?.parent ?? null,
+            releaseNotes: columnJson(releaseNotesSchema, release?.notes ?? []),
+          },
         });
         for (const chain of dataset.chains) {
           await tx.chain.create({ data: { ...chainRow(chain), datasetVersion: { connect: { id: created.id } } } });
@@ -112,6 +121,47 @@ export async function importDataset(path: string, version: string): Promise<Data
     throw e;
   }
   return { version, sha256: dataset.sha256, stats, warnings: dataset.warnings };
+}
+
+// ---------------------------------------------------------------- releases (SPEC §8; assembled by lib/dataset/release.ts)
+
+/** DatasetVersion.releaseNotes */
+export const releaseNotesSchema = z.array(z.object({ chain: z.string(), change: z.enum(["added", "changed", "removed"]), reason: z.string() }));
+/** DatasetVersion.manifest */
+export const releaseManifestSchema = z.object({ parent: z.string().nullable(), records: z.array(z.object({ continuous_id: z.string(), sha256: z.string() })) });
+
+export type VersionRelease = { parent: string | null; notes: ReleaseChange[]; manifest: ReleaseManifest | null };
+
+/** A version's release facts (a version imported before manifests were kept has none); null for an unknown version. */
+export async function getVersionRelease(version: string): Promise<VersionRelease | null> {
+  const v = await db.datasetVersion.findUnique({ where: { version }, select: { parentVersion: true, releaseNotes: true, manifest: true } });
+  if (!v) return null;
+  return {
+    parent: v.parentVersion,
+    notes: parseColumn(releaseNotesSchema, v.releaseNotes, "DatasetVersion.releaseNotes"),
+    manifest: v.manifest === null ? null : parseColumn(releaseManifestSchema, v.manifest, "DatasetVersion.manifest"),
+  };
+}
+
+// ---------------------------------------------------------------- the Mini split (SPEC §8; computed by lib/dataset/mini.ts)
+
+/** DatasetVersion.mini */
+export const storedMiniSchema = z.object({
+  chains: z.array(z.string()).min(1),
+  size: z.number().int().positive(),
+  tau: z.number().nullable(),
+  rows: z.number().int().nonnegative(),
+  method: z.string(),
+  steps: z.array(z.object({ chain: z.string(), tau: z.number().nullable() })),
+  computed_at: z.string(),
+});
+export type StoredMini = z.infer<typeof storedMiniSchema>;
+
+/** The version's Mini split, or null when none was computed; a DatasetImportError for an unknown version. */
+export async function getVersionMini(version: string): Promise<StoredMini | null> {
+  const v = await db.datasetVersion.findUnique({ where: { version }, select: { mini: true } });
+  if (!v) throw new DatasetImportError(`no dataset version ${version}`);
+  return v.mini === null ? null : parseColumn(storedMiniSchema, v.mini, "DatasetVersion.mini");
 }
 
 /** A version's rules for run manifests (core/schemas/manifest.ts), or null for an unknown version. */

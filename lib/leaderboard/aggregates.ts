@@ -73,12 +73,12 @@ async function refreshScores(submissionId: string): Promise<boolean> {
   return true;
 }
 
-type Pairable = { id: string; systemId: string; datasetVersionId: string; mode: string };
+type Pairable = { id: string; systemId: string; datasetVersionId: string; mode: string; split: string };
 
-/** The newest completed submission of the system on the version in that mode. */
-async function newestCompleted(systemId: string, datasetVersionId: string, mode: string): Promise<string | null> {
+/** The newest completed submission of the system on the version in that mode, on the same split (a Mini row pairs with a Mini row). */
+async function newestCompleted(systemId: string, datasetVersionId: string, mode: string, split: string): Promise<string | null> {
   const row = await db.submission.findFirst({
-    where: { systemId, datasetVersionId, mode, status: "completed" },
+    where: { systemId, datasetVersionId, mode, split, status: "completed" },
     orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
     select: { id: true },
   });
@@ -101,11 +101,11 @@ async function refreshAnalysis(seqSubmissionId: string, oracleSubmissionId: stri
 
 /** The analyses a submission takes part in: as the Seq side, or as the Oracle side of each Seq mode. */
 async function refreshAnalyses(sub: Pairable): Promise<number> {
-  const oracle = await newestCompleted(sub.systemId, sub.datasetVersionId, "oracle");
+  const oracle = await newestCompleted(sub.systemId, sub.datasetVersionId, "oracle", sub.split);
   if (!oracle) return 0;
   const seqIds =
     sub.mode === "oracle"
-      ? (await Promise.all(["seq", "seq_mem"].map((m) => newestCompleted(sub.systemId, sub.datasetVersionId, m)))).filter((id): id is string => !!id)
+      ? (await Promise.all(["seq", "seq_mem"].map((m) => newestCompleted(sub.systemId, sub.datasetVersionId, m, sub.split)))).filter((id): id is string => !!id)
       : [sub.id];
   for (const seqId of seqIds) await refreshAnalysis(seqId, oracle);
   return seqIds.length;
@@ -113,7 +113,7 @@ async function refreshAnalyses(sub: Pairable): Promise<number> {
 
 /** Everything derived from one submission's results; call when its evaluation completes. */
 export async function refreshAggregates(submissionId: string): Promise<{ scored: boolean; analyses: number }> {
-  const sub = await db.submission.findUnique({ where: { id: submissionId }, select: { id: true, systemId: true, datasetVersionId: true, mode: true } });
+  const sub = await db.submission.findUnique({ where: { id: submissionId }, select: { id: true, systemId: true, datasetVersionId: true, mode: true, split: true } });
   if (!sub) return { scored: false, analyses: 0 };
   const scored = await refreshScores(submissionId);
   const analyses = scored ? await refreshAnalyses(sub) : 0;

@@ -37,7 +37,7 @@ import {
   type RunValues,
 } from "@/core/scoring";
 import { db } from "@/db/client";
-import { parseColumn, systemLinksSchema } from "@/core/schemas/columns";
+import { parseColumn, splitSchema, systemLinksSchema, type Split } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/manifest";
 import { shortcutSummarySchema, type ShortcutKind } from "@/core/trajectory/shortcuts";
@@ -62,6 +62,8 @@ export const leaderboardQuerySchema = z.object({
   test_edits: z.enum(["with", "without"]).default("with"),
   /** SPEC §6 archived boards: the board as it stood at the end of this day (UTC); none = today's */
   as_of: asOfSchema.optional(),
+  /** SPEC §8: the full version's rows, or its Mini split's (never ranked together) */
+  split: splitSchema.default("full"),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
@@ -140,6 +142,8 @@ export type Leaderboard = {
   window: WindowSummary | null;
   /** the day an archived board stands as of (SPEC §6); null for today's board */
   asOf: string | null;
+  /** whose rows: the full version's, or its Mini split's (SPEC §8) */
+  split: Split;
   rows: LeaderboardRow[];
 };
 
@@ -207,7 +211,7 @@ function completionOf(board: LeaderboardValues): Completion {
   return state;
 }
 
-const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}\0${q.test_edits}\0${q.as_of ?? ""}`;
+const queryKey = (q: LeaderboardQuery) => `${q.version ?? ""}\0${q.scoring}\0${q.positions}\0${q.window.from ?? ""}\0${q.window.until ?? ""}\0${q.test_edits}\0${q.as_of ?? ""}\0${q.split}`;
 
 /** pass_k: only for a row of several runs */
 type Headline = { per_bug: Estimate; chain: Estimate; pass_k?: Estimate };
@@ -288,14 +292,14 @@ export async function versionsNewestFirst(): Promise<string[]> {
 async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> {
   const versions = await versionsNewestFirst();
   const version = q.version ?? versions[0] ?? null;
-  const meta = { version, versions, scoring: q.scoring, positions: q.positions, asOf: q.as_of ?? null };
+  const meta = { version, versions, scoring: q.scoring, positions: q.positions, asOf: q.as_of ?? null, split: q.split };
   if (!version || !versions.includes(version)) return withCompletion({ ...meta, window: null, rows: [] }, { score: async () => new Map(), scoreHeadlines: async () => new Map() });
   const window = await windowKeeps(version, q.window);
   // an archived board: the submissions public at the end of that day, each with the scores it had then
   const archived = q.as_of ? await archivedOn(version, q.as_of) : null;
   const found = await db.submission.findMany({
     // archived: every submission of the version, kept below if it was on the board then
-    where: archived ? { datasetVersion: { version } } : { visibility: "public", status: "completed", datasetVersion: { version }, score: { isNot: null } },
+    where: archived ? { datasetVersion: { version }, split: q.split } : { visibility: "public", status: "completed", datasetVersion: { version }, split: q.split, score: { isNot: null } },
     orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
     select: {
       id: true,

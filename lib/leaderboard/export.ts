@@ -134,6 +134,8 @@ export function leaderboardDocument(board: Leaderboard, query: LeaderboardApiQue
     scoring: board.scoring,
     /** the day an archived board stands as of (SPEC §6); null for today's */
     as_of: board.asOf,
+    /** the full version's rows, or its Mini split's (SPEC §8) */
+    split: board.split,
     query: state,
     /** what the bug-date window keeps (SPEC §7); null when none is set */
     window: board.window,

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { modeSchema } from "@/core/schemas/prediction";
+import { splitSchema } from "@/core/schemas/columns";
 import { asOfSchema } from "@/lib/leaderboard/as-of";
 import { bugWindowParams, flag, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
 
@@ -32,6 +33,8 @@ export const leaderboardViewSchema = z.object({
   test_edits: single(z.enum(["with", "without"]).default("with")),
   /** SPEC §6: the board as it stood at the end of this day (UTC); absent = today's */
   as_of: single(asOfSchema.optional()),
+  /** SPEC §8: the full version's rows, or its Mini split's */
+  split: single(splitSchema.default("full")),
   sort: single(
     z
       .templateLiteral([z.enum(SORT_KEYS), ".", z.enum(["asc", "desc"])], { error: `expected <column>.asc or <column>.desc, column one of ${SORT_KEYS.join(", ")}` })

@@ -7,5 +7,15 @@ import type { QueueLoaders } from "@/jobs/queue";
 import { getChain } from "@/lib/dataset/data";
 import { refreshAggregates } from "@/lib/leaderboard/aggregates";
 import { getChainPredictions } from "@/lib/submissions/data";
+import { followVersionMini } from "@/lib/dataset/mini";
 
-export const portalLoaders: QueueLoaders = { chain: getChain, predictions: getChainPredictions, aggregates: refreshAggregates };
+export const portalLoaders: QueueLoaders = {
+  chain: getChain,
+  predictions: getChainPredictions,
+  // a version's Mini follows its published rows (lib/dataset/mini.ts), from their stored scores
+  aggregates: async (submissionId) => {
+    const refreshed = await refreshAggregates(submissionId);
+    await followVersionMini(submissionId);
+    return refreshed;
+  },
+};

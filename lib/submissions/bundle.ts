@@ -36,7 +36,9 @@ export async function submissionBundle(viewer: Viewer | null, id: string): Promi
   );
   const logs = new Map(rows.map((r) => [bugKey(r.continuousId, r.order), { log: r.log, modelPatch: patches.get(bugKey(r.continuousId, r.order)) ?? "" }]));
   const name = sub.datasetVersion.version;
-  const chains = await getChains(name);
+  // the run's population (the Mini split's chains on a Mini submission): what verify recomputes the scores over
+  const population = new Set(run.summary.dataset.chains.map((c) => c.continuous_id));
+  const chains = (await getChains(name)).filter((c) => population.has(c.continuous_id));
   const graded = new Set(run.bugs.map((b) => b.continuous_id));
   const files = bundleFiles({
     summary: run.summary,
@@ -44,7 +46,7 @@ export async function submissionBundle(viewer: Viewer | null, id: string): Promi
     logs,
     predictionsJsonl: predictions,
     datasetJsonl: chains.map((c) => `${JSON.stringify(c)}\n`).join(""),
-    datasetName: `dataset version ${name}`,
+    datasetName: run.summary.dataset.path,
     images: await imageFacts(chains.filter((c) => graded.has(c.continuous_id)).map((c) => c.docker_image)),
   });
   return { filename: `chainswe-${id.replace(/[^A-Za-z0-9._-]/g, "_")}.bundle.tar.gz`, archive: await bundleArchive(files) };

@@ -21,10 +21,10 @@ import { Prisma } from "@/db/generated/prisma/client";
 import { FieldError } from "@/core/errors";
 import { RUN_OF_FIELD } from "@/lib/submissions/request";
 import { ruleBreachesSchema, runManifestSchema, versionRulesSchema, type RuleBreach, type RunManifest, type TestEditPolicy } from "@/core/schemas/manifest";
-import { columnJson, parseColumn, submissionMetadataSchema, type SubmissionMetadata } from "@/core/schemas/columns";
+import { columnJson, parseColumn, submissionMetadataSchema, splitSchema, type Split, type SubmissionMetadata } from "@/core/schemas/columns";
 import type { Chain } from "@/core/schemas/dataset";
 import { META_FIELDS, predictionLineSchema, predictionMetaSchema, type Mode, type PredictionLine, type PredictionMeta } from "@/core/schemas/prediction";
-import { getChain } from "@/lib/dataset/data";
+import { getChain, getVersionMini } from "@/lib/dataset/data";
 import { shortcutHitsSchema, shortcutSummarySchema } from "@/core/trajectory/shortcuts";
 import { trajectoryOutcomeSchema } from "@/core/schemas/trajectory";
 import { isStaged, STORED_PATCH, storedPatch } from "@/lib/submissions/staged-texts";
@@ -63,6 +63,8 @@ export type NewSubmission = {
   limits?: PredictionLimits;
   /** grade only these chains (default: every chain of the version) */
   chainIds?: string[] | null;
+  /** SPEC §8: "mini" grades the version's Mini split's chains (no chainIds), its rows on their own board */
+  split?: Split;
   metadata?: SubmissionMetadata;
   submittedById?: string | null;
   /**
@@ -110,6 +112,14 @@ function checkParsedPredictions(predictions: Predictions, chains: Chain[], versi
       }
     }
   }
+}
+
+/** A Mini split submission's chains: the version's Mini, whole. */
+async function miniChains(version: string, ids: string[] | null | undefined): Promise<string[]> {
+  if (ids) throw new FieldError("chains", "a Mini split submission is graded on the Mini's chains: leave chains out");
+  const mini = await getVersionMini(version);
+  if (!mini) throw new FieldError("split", `dataset version ${version} has no Mini split`);
+  return mini.chains;
 }
 
 function selectChains(chains: Chain[], ids: string[] | null | undefined, version: string): string[] {
@@ -162,7 +172,9 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
   // the texts the upload-checking thread staged go in the end, but for the logs a stored upload's trajectories name: a refused upload keeps none
   const staged = Object.values(predictions.stagedPatches ?? {});
   try {
-    const chainIds = selectChains(chains, input.chainIds, input.datasetVersion);
+    // the next run of an entry is on its split unless the upload names one
+    const split = input.split ?? (input.runOf ? splitSchema.catch("full").parse((await db.submission.findUnique({ where: { id: input.runOf }, select: { split: true } }))?.split) : "full");
+    const chainIds = split === "mini" ? await miniChains(input.datasetVersion, input.chainIds) : selectChains(chains, input.chainIds, input.datasetVersion);
     const metadata = columnJson(submissionMetadataSchema, input.metadata ?? {});
     const trajectories = input.trajectories ? await input.trajectories.check(chains, chainIds, input.datasetVersion) : null;
     staged.push(...(trajectories?.rows ?? []).flatMap((r) => (isStaged(r.log) ? [r.log.staged] : [])));
@@ -191,6 +203,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
             ruleBreaches: columnJson(ruleBreachesSchema, input.ruleBreaches ?? []),
             // the version's policy now: a later change of rules does not change how this one is replayed
             testEditPolicy: testEdits,
+            split,
             trajectoriesPublic: input.trajectories?.public ?? false,
             uploadBytes,
           },

@@ -28,6 +28,7 @@ import { datasetModesSchema, parseColumn } from "@/core/schemas/columns";
 import { checkManifest, versionRulesSchema, type RuleBreach } from "@/core/schemas/manifest";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { createSubmission, nextRunNumber, SubmissionError } from "@/lib/submissions/data";
+import { storedMiniSchema } from "@/lib/dataset/data";
 import { readMultipart } from "@/lib/submissions/multipart";
 import { uploadedTrajectories } from "@/lib/submissions/trajectories";
 import { quotaError, quotaUse, recordArrival, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
@@ -169,6 +170,7 @@ export async function receiveSubmission(
       load: (path, chains, limits) => loadPredictionsOffThread(path, chains, limits, { stageTo: env().DATABASE_URL }),
       limits: { maxFileBytes: limits.maxUploadBytes, maxPatchBytes: limits.maxPatchBytes },
       chainIds: request.chains ?? null,
+      split: request.split,
       metadata: request.metadata ?? {},
       submittedById: viewer.id,
       runOf: request.run_of ?? null,
@@ -200,8 +202,8 @@ export async function receiveSubmission(
 export type SubmitFormOptions = {
   /** the systems of the viewer's teams */
   systems: SystemChoice[];
-  /** newest first, each with the modes it takes */
-  versions: { version: string; modes: Mode[] }[];
+  /** newest first, each with the modes it takes and the size of its Mini split (SPEC §8; null: none) */
+  versions: { version: string; modes: Mode[]; mini: number | null }[];
   maxUploadBytes: number;
   maxPatchBytes: number;
   maxTrajectoriesBytes: number;
@@ -219,13 +221,17 @@ async function runOfChoice(viewer: Viewer, id: string): Promise<SubmitFormOption
 export async function submitFormOptions(viewer: Viewer, limits: IntakeLimits = intakeLimitsFromEnv(), runOf?: string): Promise<SubmitFormOptions> {
   const [systems, versions, entry] = await Promise.all([
     systemsForTeams(viewer.teams.map((t) => t.id)),
-    db.datasetVersion.findMany({ orderBy: [{ createdAt: "desc" }, { version: "desc" }], select: { version: true, modes: true } }),
+    db.datasetVersion.findMany({ orderBy: [{ createdAt: "desc" }, { version: "desc" }], select: { version: true, modes: true, mini: true } }),
     runOf ? runOfChoice(viewer, runOf) : null,
   ]);
   return {
     runOf: entry,
     systems,
-    versions: versions.map((v) => ({ version: v.version, modes: parseColumn(datasetModesSchema, v.modes, "DatasetVersion.modes") })),
+    versions: versions.map((v) => ({
+      version: v.version,
+      modes: parseColumn(datasetModesSchema, v.modes, "DatasetVersion.modes"),
+      mini: v.mini === null ? null : parseColumn(storedMiniSchema, v.mini, "DatasetVersion.mini").size,
+    })),
     maxUploadBytes: limits.maxUploadBytes,
     maxPatchBytes: limits.maxPatchBytes,
     maxTrajectoriesBytes: limits.maxTrajectoriesBytes,

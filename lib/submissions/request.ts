@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { FieldError } from "@/core/errors";
-import { submissionMetadataSchema } from "@/core/schemas/columns";
+import { splitSchema, submissionMetadataSchema } from "@/core/schemas/columns";
 import { runManifestSchema } from "@/core/schemas/manifest";
 import { modeSchema } from "@/core/schemas/prediction";
 
@@ -56,6 +56,8 @@ export const submissionRequestSchema = z.object({
   metadata: metadataJson.optional(),
   /** grade only these chains (default: every chain of the version) */
   chains: chainList.optional(),
+  /** SPEC §8: "mini" grades the version's Mini split's chains, on its own board; default "full" */
+  split: z.string().trim().pipe(splitSchema).optional(),
   /** the run manifest (core/schemas/manifest.ts), JSON: how the predictions were produced */
   manifest: jsonField(runManifestSchema.nullable(), '{"agent": {"name": "…", "version": "…"}, "model": "…", …} (docs/API.md)', null).optional(),
   /** a submission id: this upload is the next run of its entry (same system, version, mode and chains) */

@@ -9,6 +9,7 @@
  * writes first (a compare-and-swap on the state the rule was checked against),
  * so a change made meanwhile by someone else is refused, not overwritten.
  */
+import { followVersionMini } from "@/lib/dataset/mini";
 import { z } from "zod";
 import { cancelEvaluation, requeueEvaluation, type CancelOutcome } from "@/jobs/queue/lifecycle";
 import { canReview, type Viewer } from "@/lib/authz";
@@ -52,6 +53,8 @@ export async function changeVisibility(viewer: Viewer | null, id: string, input:
     const event = reviewEvent(t.audit);
     if (event) await recordNotification(tx, { submissionId: id, event, reason: t.reason, now });
   });
+  // a row joined or left the board: a version's Mini follows its published rows (SPEC §8)
+  if (t.to === "public" || s.visibility === "public") await followVersionMini(id);
   return t.to;
 }
 

@@ -67,6 +67,7 @@ export async function runResultsForSubmission(submissionId: string): Promise<Run
     where: { id: submissionId },
     select: {
       mode: true,
+      split: true,
       createdAt: true,
       finishedAt: true,
       system: { select: { name: true } },
@@ -86,12 +87,14 @@ export async function runResultsForSubmission(submissionId: string): Promise<Run
   rows.sort((a, b) => (chainOrder.get(a.continuousId) ?? 0) - (chainOrder.get(b.continuousId) ?? 0) || a.order - b.order);
   const bugs = rows.map((r) => gradedBugFromRow(r, mode, sub.system.name, meta.get(`${r.continuousId}\0${r.order}`)));
   const selected = sub.jobs.map((j) => j.continuousId);
-  const allChains = sub.datasetVersion.chains.map((c) => ({ continuous_id: c.continuousId, length: c._count.bugs }));
+  // the population every rate counts (SPEC §4): the version's chains, or on its Mini split (SPEC §8) the Mini's
+  const mini = sub.split === "mini" ? new Set(selected) : null;
+  const allChains = sub.datasetVersion.chains.filter((c) => !mini || mini.has(c.continuousId)).map((c) => ({ continuous_id: c.continuousId, length: c._count.bugs }));
   return {
     summary: {
       system: sub.system.name,
       mode,
-      dataset: { path: `dataset version ${sub.datasetVersion.version}`, sha256: sub.datasetVersion.sha256, chains: allChains },
+      dataset: { path: `dataset version ${sub.datasetVersion.version}${mini ? ", Mini split" : ""}`, sha256: sub.datasetVersion.sha256, chains: allChains },
       predictions: { path: `submission ${submissionId}`, sha256: "" },
       chains_selected: selected.length === allChains.length ? null : selected,
       started_at: sub.createdAt.toISOString(),

@@ -166,6 +166,8 @@ export type CompletedSubmission = {
   mode: "oracle" | "seq";
   /** the chains submitted (all of version v1's by default) */
   chainIds?: string[];
+  /** on the version's Mini split (SPEC §8) instead of the whole version */
+  split?: "full" | "mini";
   /** bugs that did not resolve (chain → orders), graded as `failAs` says (left unfixed by default) */
   unresolved?: Record<string, number[]>;
   failAs?: Partial<GradedBug>;
@@ -188,7 +190,7 @@ export type CompletedSubmission = {
  */
 export async function completedSubmission(t: TestDb, o: CompletedSubmission): Promise<string> {
   const system = "id" in o.system ? { systemId: o.system.id } : { systemName: o.system.name, teamName: o.system.team };
-  const { id } = await t.submissions.createSubmission({ ...system, datasetVersion: "v1", mode: o.mode, predictions: DEMO_GOLD_SEQ, chainIds: o.chainIds, runOf: o.runOf ?? null });
+  const { id } = await t.submissions.createSubmission({ ...system, datasetVersion: "v1", mode: o.mode, predictions: DEMO_GOLD_SEQ, chainIds: o.chainIds, split: o.split, runOf: o.runOf ?? null });
   const systemName = "name" in o.system ? o.system.name : (await t.db.system.findUniqueOrThrow({ where: { id: o.system.id } })).name;
   for (const job of await t.db.evaluationJob.findMany({ where: { submissionId: id } })) {
     const chain = (await t.datasets.getChain("v1", job.continuousId))!;

@@ -14,7 +14,7 @@ import { shownRateKeys, type Population } from "@/lib/dataset/solve-rates";
 import { datasetVersionQuerySchema } from "@/lib/dataset/url";
 import { parseViewQuery } from "@/lib/view-query";
 import { utcDay } from "@/core/format";
-import { getVersionRules } from "@/lib/dataset/data";
+import { getVersionMini, getVersionRelease, getVersionRules } from "@/lib/dataset/data";
 import { describeRules } from "@/core/schemas/manifest";
 
 export const metadata: Metadata = { title: "Dataset version · ChainSWE" };
@@ -40,6 +40,9 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
   if (!view) notFound();
   const v = view.version;
   const rules = describeRules((await getVersionRules(version)) ?? {});
+  const mini = await getVersionMini(version);
+  const release = await getVersionRelease(version);
+  const records = (format: "jsonl" | "manifest") => `/api/v1/dataset/${encodeURIComponent(version)}/records${format === "manifest" ? "?format=manifest" : ""}`;
   const chains = repo ? view.chains.filter((c) => c.repo === repo) : view.chains;
   const exportHref = (table: "chains" | "positions") => (format: "csv" | "json") =>
     `/api/v1/dataset/${encodeURIComponent(version)}?${new URLSearchParams({ table, format, positions: query.positions })}`;
@@ -56,10 +59,37 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
           <dd>{utcDay(v.createdAt)}</dd>
         </div>
         <div>
+          <dt>Released from</dt>
+          <dd data-testid="version-parent">{release?.parent ? <Link href={`/dataset/${encodeURIComponent(release.parent)}`}>{release.parent}</Link> : "imported whole"}</dd>
+        </div>
+        <div>
+          <dt>Records</dt>
+          <dd data-testid="version-records">
+            <a href={records("jsonl")} download>
+              JSONL
+            </a>{" "}
+            · <a href={records("manifest")}>manifest (sha256 of every record)</a>
+          </dd>
+        </div>
+        <div>
           <dt>Board</dt>
           <dd data-testid="version-boards">
             <Link href={leaderboardHref({ version: v.version, as_of: utcDay(v.createdAt) })}>as of its release</Link> ·{" "}
             <Link href={leaderboardHref({ version: v.version })}>today</Link>
+          </dd>
+        </div>
+        <div>
+          <dt>Mini split</dt>
+          <dd data-testid="version-mini">
+            {mini ? (
+              <>
+                <span className="num-inline">{mini.size}</span> chains, Kendall τ-b{" "}
+                <span className="num-inline">{mini.tau === null ? "undefined" : mini.tau.toFixed(3)}</span> against the full board over {mini.rows} rows ·{" "}
+                <Link href={leaderboardHref({ version: v.version, split: "mini" })}>its board</Link>
+              </>
+            ) : (
+              "none yet"
+            )}
           </dd>
         </div>
         <div>
@@ -108,6 +138,36 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
           <p className="muted">None: any run manifest (or none) is accepted, and no row is marked verified.</p>
         )}
       </section>
+      {release && release.notes.length > 0 && (
+        <section aria-labelledby="notes-heading">
+          <h2 id="notes-heading">Release notes</h2>
+          <p>Against {release.parent}: each chain added, changed or removed, and why.</p>
+          <ul data-testid="release-notes">
+            {release.notes.map((n) => (
+              <li key={`${n.change}-${n.chain}`}>
+                <strong>{n.change}</strong> <code>{n.chain}</code>: {n.reason}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {mini && (
+        <section aria-labelledby="mini-heading">
+          <h2 id="mini-heading">Mini split</h2>
+          <p>
+            Computed {mini.computed_at.slice(0, 10)} over the {mini.rows} rows then published on this version&apos;s board: {mini.method}. Its chains,
+            in the order chosen, with τ-b after each:
+          </p>
+          <ol data-testid="mini-chains">
+            {mini.steps.map((s) => (
+              <li key={s.chain}>
+                <Link href={`/dataset/${encodeURIComponent(v.version)}/chains/${encodeURIComponent(s.chain)}`}>{s.chain}</Link>{" "}
+                <span className="muted num-inline">τ-b {s.tau === null ? "undefined" : s.tau.toFixed(3)}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
       {v.by_source && v.by_source.length > 0 && (
         <section aria-labelledby="sources-heading">
           <h2 id="sources-heading">Sources</h2>

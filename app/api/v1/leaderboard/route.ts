@@ -3,7 +3,7 @@
  * CSV (`format=csv`), read-only and public (public results only, no token
  * needed). The query is the page's URL state (lib/leaderboard/url.ts, one zod
  * schema): version, scoring, mode, config, model, open_weights, open_scaffold,
- * from, to, as_of (the board as it stood that day), sort, group, paper. Every matching row, in the page's order.
+ * from, to, as_of (the board as it stood that day), split (full or mini), sort, group, paper. Every matching row, in the page's order.
  * Documented in docs/API.md ("Leaderboard").
  *
  * The serialized answer for a query is kept while the data behind the
@@ -22,7 +22,7 @@ import { CSV_COLUMNS, csvLines, leaderboardDocument } from "@/lib/leaderboard/ex
 type Answer = { format: "json" | "csv"; text: string; filename: string };
 
 async function answer(query: LeaderboardApiQuery): Promise<Answer> {
-  const board = await getLeaderboard({ version: query.version, scoring: query.scoring, window: bugWindowOf(query), test_edits: query.test_edits, as_of: query.as_of });
+  const board = await getLeaderboard({ version: query.version, scoring: query.scoring, window: bugWindowOf(query), test_edits: query.test_edits, as_of: query.as_of, split: query.split });
   if (query.version && !board.versions.includes(query.version)) {
     throw new FieldError("version", `no dataset version ${query.version} (there are: ${board.versions.join(", ") || "none"})`);
   }
@@ -30,7 +30,7 @@ async function answer(query: LeaderboardApiQuery): Promise<Answer> {
   const rows = selectRows(board.rows, view).flatMap((g) => g.rows);
   const paper = selectReportedRows(query.paper ? reportedMainRows() : [], view);
   const reported = paper.rows.flatMap((g) => g.rows);
-  const filename = `chainswe-leaderboard-${board.version ?? "none"}-${query.scoring}${board.asOf ? `-as-of-${board.asOf}` : ""}.csv`;
+  const filename = `chainswe-leaderboard-${board.version ?? "none"}${board.split === "mini" ? "-mini" : ""}-${query.scoring}${board.asOf ? `-as-of-${board.asOf}` : ""}.csv`;
   if (query.format === "csv") return { format: "csv", text: toCsv(CSV_COLUMNS, csvLines(rows, reported)), filename };
   return { format: "json", text: JSON.stringify(leaderboardDocument(board, view, rows, reported, paper.hiddenBecause)), filename };
 }

@@ -1,10 +1,14 @@
 /**
- * Archived boards (SPEC §6) in the browser: `as_of` shows the board as it stood
+ * A version over time (SPEC §8) in the browser. Its Mini split: computed by
+ * the demo's rules over the published rows as they were evaluated, shown on the
+ * version's page with its size, τ and method, and its own board, never mixed
+ * with the whole version's rows. Archived boards: `as_of` shows the board as it stood
  * at a day's end, marked as archived with a link back to today's; a day before
  * anything was published shows none of today's rows; the version's page links
  * its board as of its release and as of today; the API and CSV take the same
  * parameter and refuse a day in the future, naming it.
  */
+import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { DEMO_VERSION } from "./site";
 import { shot } from "./steps";
@@ -61,4 +65,37 @@ test("the API and CSV take as_of, say it back, and refuse a future or unparsable
     expect(refused.status(), asOf).toBe(400);
     expect(await refused.text(), asOf).toMatch(problem);
   }
+});
+
+test("the version's Mini split: size, τ and method on its page, and a board of its own", async ({ page, request }) => {
+  await page.goto(`/dataset/${DEMO_VERSION}`);
+  await expect(page.getByTestId("version-mini")).toContainText(/3 chains, Kendall τ-b -?\d\.\d{3} against the full board over \d+ rows/);
+  await expect(page.getByTestId("mini-chains").getByRole("listitem")).toHaveCount(3);
+  await expect(page.getByRole("region", { name: "Mini split" })).toContainText("greedy forward selection maximising Kendall τ-b");
+  await shot(page, "version-mini");
+  await page.getByTestId("version-mini").getByRole("link", { name: "its board" }).click();
+  await expect(page).toHaveURL(/split=mini/);
+  await expect(page.getByTestId("mini-note")).toContainText("Mini split rows only: 3 of the version's chains");
+  // no submission was made on the Mini: none of the whole version's rows shows here
+  await expect(rowsOf(page)).toHaveCount(0);
+  const doc = (await (await request.get(`/api/v1/leaderboard?version=${DEMO_VERSION}&split=mini`)).json()) as { split: string; rows: unknown[] };
+  expect(doc).toMatchObject({ split: "mini", rows: [] });
+  const refused = await request.get(`/api/v1/leaderboard?version=${DEMO_VERSION}&split=tiny`);
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain("split");
+});
+
+test("a version's records download whole, each line's sha256 the frozen manifest's", async ({ page, request }) => {
+  await page.goto(`/dataset/${DEMO_VERSION}`);
+  await expect(page.getByTestId("version-parent")).toHaveText("imported whole");
+  const href = await page.getByTestId("version-records").getByRole("link", { name: "JSONL" }).getAttribute("href");
+  const records = await request.get(href!);
+  expect(records.headers()["content-type"]).toContain("application/x-ndjson");
+  const lines = (await records.text()).trim().split("\n");
+  const manifest = (await (await request.get(`/api/v1/dataset/${DEMO_VERSION}/records?format=manifest`)).json()) as { parent: string | null; manifest: { records: { continuous_id: string; sha256: string }[] } | null };
+  expect(manifest.parent).toBeNull();
+  // a demo database made before manifests were kept has none: the test needs one made now
+  expect(manifest.manifest, "the version's manifest").not.toBeNull();
+  expect(lines.map((l) => ({ continuous_id: (JSON.parse(l) as { continuous_id: string }).continuous_id, sha256: createHash("sha256").update(l).digest("hex") }))).toEqual(manifest.manifest!.records);
+  expect((await request.get(`/api/v1/dataset/no-such-version/records`)).status()).toBe(404);
 });

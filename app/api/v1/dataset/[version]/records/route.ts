@@ -1,0 +1,34 @@
+/**
+ * GET /api/v1/dataset/[version]/records: the version's records as JSON Lines,
+ * the dataset format (SPEC §1), one chain per line in the version's order;
+ * `?format=manifest`: its frozen manifest (each record's sha256, the parent
+ * version) and release notes (SPEC §8). Public, for every version, old ones
+ * included; 404 for an unknown version.
+ */
+import { z } from "zod";
+import { getChains, getVersionRelease } from "@/lib/dataset/data";
+import { NotFoundError } from "@/core/errors";
+import { errorResponse, json } from "@/lib/http/requests";
+import { parseQuery } from "@/lib/view-query";
+
+const recordsQuerySchema = z.object({ format: z.enum(["jsonl", "manifest"]).default("jsonl") });
+
+export async function GET(req: Request, { params }: { params: Promise<{ version: string }> }): Promise<Response> {
+  try {
+    const { version } = await params;
+    const q = parseQuery(recordsQuerySchema, new URL(req.url).searchParams);
+    const release = await getVersionRelease(version);
+    if (!release) throw new NotFoundError(`dataset version ${version}`);
+    if (q.format === "manifest") return json({ version, ...release });
+    const lines = (await getChains(version)).map((c) => `${JSON.stringify(c)}\n`).join("");
+    return new Response(lines, {
+      headers: {
+        "content-type": "application/x-ndjson; charset=utf-8",
+        "content-disposition": `attachment; filename="chainswe-${version.replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl"`,
+        "cache-control": "no-store",
+      },
+    });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

@@ -1,0 +1,5 @@
+-- Releases (SPEC §8): a version's parent, its notes and the frozen manifest of its records' sha256.
+-- Columns added in place, not by redefining the table, so other migrations' columns are kept.
+ALTER TABLE "DatasetVersion" ADD COLUMN "parentVersion" TEXT;
+ALTER TABLE "DatasetVersion" ADD COLUMN "releaseNotes" TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE "DatasetVersion" ADD COLUMN "manifest" TEXT;
