@@ -71,12 +71,19 @@ export type ScatterSource = {
 export type ScatterPoint = {
   submissionId: string;
   label: string;
+  system: string;
   mode: Mode;
   cost: number;
   perBug: number;
   picked: "a" | "b" | null;
   /** on the cost–score Pareto frontier of the plotted points: no other is as cheap and as good, and better at one */
   frontier: boolean;
+  /** the point's place among the points drawn on top of each other (0 when alone): its marker is moved sideways by this many marker widths, so each can be hovered or tapped */
+  dodge: number;
+  /** the text drawn beside the point, where there is room for one ("demo-gold", "demo-gold +4" for a pile); null where it would run into another */
+  tag: string | null;
+  /** the tag sits left of the point (in the right half of the plot, where a tag on the right would run off it) */
+  tagLeft: boolean;
 };
 
 /**
@@ -108,9 +115,43 @@ export function scatterPoints(rows: readonly ScatterSource[], picked: { a?: stri
       continue;
     }
     const mark = r.submissionId === picked.a ? "a" : r.submissionId === picked.b ? "b" : null;
-    points.push({ submissionId: r.submissionId, label, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark, frontier: false });
+    points.push({ submissionId: r.submissionId, label, system: r.system.name, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark, frontier: false, dodge: 0, tag: null, tagLeft: false });
   }
   const frontier = paretoFrontier(points);
   for (const p of points) p.frontier = frontier.has(p.submissionId);
+  placeMarks(points);
   return { points, withoutCost };
+}
+
+/** How close two points are, as shares of the plot (x: of the largest cost; y: of 100 %), to be drawn as one pile, and to leave no room for two tags. */
+const PILE = { x: 0.04, y: 0.03 };
+const TAG_ROOM = { x: 0.14, y: 0.07 };
+
+/**
+ * Piles and tags. Points within PILE of one another, directly or through
+ * others, form a pile, drawn as a row in cost order (`dodge`: the marker's
+ * place from the row's middle) so each can be hovered or tapped. Each pile
+ * gets one tag unless a tag already sits too close (the best scores are tagged
+ * first). Distances are shares of the plot, so the rule holds at every width.
+ */
+export function placeMarks(points: ScatterPoint[]): void {
+  const xSpan = Math.max(...points.map((p) => p.cost), 0) || 1;
+  const near = (a: ScatterPoint, b: ScatterPoint, room: { x: number; y: number }) => Math.abs(a.cost - b.cost) / xSpan < room.x && Math.abs(a.perBug - b.perBug) / 100 < room.y;
+  let piles: ScatterPoint[][] = [];
+  for (const p of points) {
+    const joined = piles.filter((q) => q.some((o) => near(o, p, PILE)));
+    piles = [...piles.filter((q) => !joined.includes(q)), [...joined.flat(), p]];
+  }
+  const byScore = (a: ScatterPoint, b: ScatterPoint) => b.perBug - a.perBug || a.cost - b.cost;
+  const best = (pile: ScatterPoint[]) => pile.toSorted(byScore)[0]!;
+  const tagged: ScatterPoint[] = [];
+  for (const pile of piles.toSorted((a, b) => byScore(best(a), best(b)))) {
+    pile.sort((a, b) => a.cost - b.cost || b.perBug - a.perBug || a.submissionId.localeCompare(b.submissionId));
+    pile.forEach((p, i) => (p.dodge = i - (pile.length - 1) / 2));
+    const head = best(pile);
+    if (tagged.some((t) => near(t, head, TAG_ROOM))) continue;
+    head.tag = pile.length === 1 ? head.system : `${head.system} +${pile.length - 1}`;
+    head.tagLeft = head.cost / xSpan > 0.5;
+    tagged.push(head);
+  }
 }

@@ -60,7 +60,7 @@ test("per position: Table 3 and 4 layouts, one chart line per mode, the chain to
   await expectChart(chart, /Resolution by position — Baseline/, "by-config");
   // one line per mode row of the table, each named in the legend
   await expect(chart.locator(".recharts-line")).toHaveCount(2);
-  await expect(chart.locator(".recharts-legend-item-text")).toHaveText(["Oracle", "Seq"]);
+  await expect(chart.locator(".chart-legend li")).toHaveText(["Oracle", "Seq"]);
   await expect(chart.locator(".chart-line-seq .recharts-line-curve")).toHaveAttribute("stroke-dasharray", /7/);
   await shot(page, "positions");
 
@@ -100,7 +100,7 @@ test("chain errors: Figure 4 charts, filtering by system changes the causes, row
   await expect(figures).toHaveCount(2);
   await expectChart(figures.nth(0), /chain errors by cause/, "by-position");
   await expectChart(figures.nth(1), /by position and fingerprint/, "by-position");
-  await expect(figures.nth(0).locator(".recharts-legend-item-text")).toContainText(["Overshoot", "Undershoot", "Both", "Unattributed", "Not a chain error"]);
+  await expect(figures.nth(0).locator(".chart-legend li")).toContainText(["Overshoot", "Undershoot", "Both", "Unattributed", "Not a chain error"]);
   await expect(page.locator("table#by-system tbody tr")).toHaveCount(8);
   await shot(page, "analysis");
 
@@ -201,7 +201,7 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   await expectChart(scatter, /Cost per chain against per-bug %/, "systems-table");
   // Oracle, Seq and the Pareto frontier's line
   await expect(scatter.locator(".recharts-scatter")).toHaveCount(3);
-  await expect(scatter.locator(".recharts-legend-item-text")).toHaveText(["Oracle", "Seq", "Pareto frontier"]);
+  await expect(scatter.locator(".chart-legend li")).toHaveText(["Oracle", "Seq", "Pareto frontier"]);
   await expect(scatter.locator(".recharts-scatter-line")).toHaveCount(1);
   // the rows the table marks are exactly those no other row beats on both cost and per-bug %
   const systems = (await (await page.request.get("/api/v1/compare?table=systems")).json()) as { rows: { submission: string; cost_per_chain_usd: number | null; per_bug_pct: number; on_pareto_frontier: boolean | null }[] };
