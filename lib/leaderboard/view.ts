@@ -62,6 +62,8 @@ export type DisplayRow = {
 };
 export type DisplayGroup = { key: string | null; rows: DisplayRow[] };
 
+const bugsText = (n: number) => `${n} bug${n === 1 ? "" : "s"}`;
+
 const change = (rel: number | null) => (rel === null ? null : formatRelativeChange(rel));
 /** An evaluated row's change: no change at all reads ±0%, not the paper's −0% (which its rounded figures print for a tie), so a tie is not shown as a loss. */
 const evaluatedChange = (rel: number | null) => (rel === 0 ? "±0%" : change(rel));
@@ -83,14 +85,17 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: R
   if (r.reviewed) badges.push({ key: "reviewed", label: "reviewed" });
   if (r.verified) badges.push({ key: "verified", label: "verified", title: "Enough reviewed runs for this dataset version's rules, and no rule broken" });
   if (r.testEdits.flagged && r.testEdits.bugs > 0) {
-    badges.push({ key: "test_edits", label: `edits tests (${r.testEdits.bugs})`, title: "Model patches that edit test files, kept and flagged by this dataset version's test-edit policy" });
+    badges.push({
+      key: "test_edits",
+      label: `edits tests: ${bugsText(r.testEdits.bugs)}`,
+      title: `${bugsText(r.testEdits.bugs)} whose model patch edits test files, kept and flagged by this dataset version's test-edit policy`,
+    });
   }
   if (r.shortcuts.length > 0) {
-    const bugs = r.shortcuts.reduce((n, f) => n + f.bugs, 0);
     badges.push({
       key: "shortcuts",
-      label: `shortcut flags (${bugs})`,
-      title: `The shortcut scan flagged the trajectories of ${bugs} bug${bugs === 1 ? "" : "s"}:\n${r.shortcuts.map((f) => `run ${f.run}: ${SHORTCUT_LABELS[f.kind]}, ${f.bugs} bug${f.bugs === 1 ? "" : "s"}`).join("\n")}`,
+      label: `shortcut flags: ${bugsText(r.shortcutBugs)}`,
+      title: `The shortcut scan flagged the trajectories of ${bugsText(r.shortcutBugs)} (a bug flagged for two kinds counts once):\n${r.shortcuts.map((f) => `run ${f.run}: ${SHORTCUT_LABELS[f.kind]}, ${bugsText(f.bugs)}`).join("\n")}`,
     });
   }
   if (r.breaches.length > 0) {
