@@ -65,7 +65,7 @@ test("per position: Table 3 and 4 layouts, one chart line per mode, the chain to
   await shot(page, "positions");
 
   await page.getByLabel("All chains").check();
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/positions=all/);
   await expect(byConfig.getByRole("columnheader", { name: /^Pos\. 4/ })).toBeVisible();
   await expect(page.getByLabel("All chains")).toBeChecked();
@@ -73,7 +73,7 @@ test("per position: Table 3 and 4 layouts, one chart line per mode, the chain to
   // the paper's tables: off by default, labelled, apart from the evaluated ones
   await expect(page.getByRole("heading", { name: /Reported in the paper/ })).toHaveCount(0);
   await page.getByLabel(/the paper's Tables 3–4/).check();
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/paper=1/);
   await expect(page.getByRole("heading", { name: "Reported in the paper, not re-evaluated here" })).toBeVisible();
   const reported = page.locator("table#reported-by-config");
@@ -106,7 +106,7 @@ test("chain errors: Figure 4 charts, filtering by system changes the causes, row
 
   // one system at a time: demo-overshoot's chain errors are overshoots, demo-undershoot's undershoots
   await page.getByRole("checkbox", { name: /demo-overshoot/ }).check();
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/system=/);
   expect(count(await cell(byPosition, "All", "Overshoot"))).toBeGreaterThan(0);
   expect(count(await cell(byPosition, "All", "Undershoot"))).toBe(0);
@@ -115,7 +115,7 @@ test("chain errors: Figure 4 charts, filtering by system changes the causes, row
 
   await page.getByRole("checkbox", { name: /demo-overshoot/ }).uncheck();
   await page.getByRole("checkbox", { name: /demo-undershoot/ }).check();
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("checkbox", { name: /demo-undershoot/ })).toBeChecked();
   expect(count(await cell(byPosition, "All", "Overshoot"))).toBe(0);
   expect(count(await cell(byPosition, "All", "Undershoot"))).toBeGreaterThan(0);
@@ -149,7 +149,7 @@ test("a bug-date window narrows the per-position and chain-error views, says wha
   await page.goto("/analysis");
   const allErrors = await page.getByTestId("chain-error-row").count();
   await page.getByLabel("until", { exact: true }).fill("2023-03-31");
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/[?&]bug_until=2023-03-31\b/);
   await expect(page.getByTestId("window-note")).toContainText("the window keeps 1 of 5 chains (3 of 16 bugs)");
   // each row's first link is its bug
