@@ -20,8 +20,8 @@ function segmentLabel(fill: string) {
     const [x, y, w, h] = [p.x, p.y, p.width, p.height].map(Number) as [number, number, number, number];
     if (!(Number(p.value) > 0) || !(h >= 14)) return null;
     return (
-      // a style, not the fill attribute: the stylesheet's `.chart-box text` rule outranks an attribute
-      <text x={x + w / 2} y={y + h / 2} textAnchor="middle" dominantBaseline="central" fontSize={12} style={{ fill }}>
+      // a style, not the fill attribute: the stylesheet's `.chart-box text` rule outranks an attribute; a tap on the count reaches its bar
+      <text x={x + w / 2} y={y + h / 2} textAnchor="middle" dominantBaseline="central" fontSize={12} style={{ fill, pointerEvents: "none" }}>
         {String(p.value)}
       </text>
     );

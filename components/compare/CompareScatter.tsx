@@ -3,21 +3,37 @@
  * Cost per chain against per-bug %, every leaderboard row: colour and marker per
  * mode, the two compared ringed and lettered, the Pareto frontier drawn through
  * the rows on it (cheapest first). Each point is tagged with its system where
- * there is room (lib/compare/view.ts placeMarks), points drawn on top of each
- * other are spread sideways so each can be hovered or tapped, and the tooltip
- * names the system, its mode and both figures. The key sits above the plot.
+ * there is room (lib/compare/view.ts placeMarks), points whose markers would
+ * overlap are spread into a row so each can be hovered or tapped, and the tooltip
+ * names the system, its mode and both figures. The cost axis has a round top
+ * computed here, so a point's place in pixels is known before it is drawn.
+ * The key sits above the plot.
  */
+import { useMemo, useState } from "react";
 import { CartesianGrid, ResponsiveContainer, Scatter, ScatterChart, Symbols, Tooltip, XAxis, YAxis } from "recharts";
 import { MODE_LABELS, formatCost, formatPercent } from "@/core/scoring/format";
-import type { ScatterPoint } from "@/lib/compare/view";
+import { placeMarks, type PointMark, type ScatterPoint } from "@/lib/compare/view";
 import { MODES } from "@/core/schemas/prediction";
 import { useCssColours } from "@/components/charts/ChartColours";
 import { ChartLegend, type LegendEntry } from "@/components/charts/ChartLegend";
 import { MODE_STYLE } from "@/components/charts/ChartModeKey";
 
 const VARS = [...Object.values(MODE_STYLE).map((s) => s.colourVar), "--fg"];
-/** how far apart, in pixels, the markers of one pile are drawn */
-const DODGE_PX = 9;
+/** the plot's frame, in pixels: the chart's margins, the y axis, the x axis's padding and height */
+const MARGIN = { top: 8, right: 24, bottom: 28, left: 4 };
+const Y_AXIS = 64;
+const X_PAD = 24;
+const Y_PAD = { top: 14, bottom: 8 };
+const X_AXIS = 30;
+
+/** A round top for the cost axis, four or five ticks from 0, so where a point is drawn is known before it is. */
+function costAxis(max: number): { top: number; ticks: number[] } {
+  const rough = (max || 1) / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= rough)!;
+  const top = Math.ceil(max / step) * step || step;
+  return { top, ticks: Array.from({ length: Math.round(top / step) + 1 }, (_, i) => Number((i * step).toFixed(6))) };
+}
 
 type ShapeProps = { cx?: number; cy?: number; payload?: ScatterPoint };
 
@@ -39,6 +55,14 @@ function PointTooltip({ active, payload }: { active?: boolean; payload?: readonl
 
 export function CompareScatter({ title, points }: { title: string; points: ScatterPoint[] }) {
   const colours = useCssColours(VARS);
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const axis = costAxis(Math.max(...points.map((p) => p.cost), 0));
+  const marks = useMemo(() => {
+    if (!size) return new Map<string, PointMark>();
+    const width = size.width - MARGIN.left - MARGIN.right - Y_AXIS - 2 * X_PAD;
+    const height = size.height - MARGIN.top - MARGIN.bottom - X_AXIS - Y_PAD.top - Y_PAD.bottom;
+    return placeMarks(points, { x: width / axis.top, y: height / 100 }, width);
+  }, [points, size, axis.top]);
   if (!colours) return null;
   const modes = MODES.filter((m) => points.some((p) => p.mode === m));
   const frontier = points.filter((p) => p.frontier).sort((a, b) => a.cost - b.cost || a.perBug - b.perBug);
@@ -50,14 +74,17 @@ export function CompareScatter({ title, points }: { title: string; points: Scatt
     <>
       <ChartLegend entries={legend} />
       <div className="chart-plot">
-        <ResponsiveContainer width="100%" height="100%">
-          <ScatterChart margin={{ top: 8, right: 24, bottom: 28, left: 4 }} title={title}>
+        <ResponsiveContainer width="100%" height="100%" onResize={(width, height) => setSize({ width, height })}>
+          <ScatterChart margin={MARGIN} title={title}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis
               type="number"
               dataKey="cost"
               name="Cost per chain"
-              padding={{ left: 24, right: 24 }}
+              domain={[0, axis.top]}
+              ticks={axis.ticks}
+              height={X_AXIS}
+              padding={{ left: X_PAD, right: X_PAD }}
               tickFormatter={(v: number) => formatCost(v)}
               label={{ value: "Cost per chain (USD)", position: "insideBottom", offset: -14 }}
             />
@@ -67,8 +94,8 @@ export function CompareScatter({ title, points }: { title: string; points: Scatt
               name="Per-bug %"
               domain={[0, 100]}
               ticks={[0, 25, 50, 75, 100]}
-              padding={{ top: 14, bottom: 8 }}
-              width={64}
+              padding={Y_PAD}
+              width={Y_AXIS}
               label={{ value: "Per-bug %", angle: -90, position: "insideLeft", offset: 4, style: { textAnchor: "middle" } }}
             />
             <Tooltip content={PointTooltip} cursor={false} />
@@ -84,7 +111,8 @@ export function CompareScatter({ title, points }: { title: string; points: Scatt
                   legendType={s.marker}
                   isAnimationActive={false}
                   shape={(p: ShapeProps) => {
-                    const x = (p.cx ?? 0) + (p.payload?.dodge ?? 0) * DODGE_PX;
+                    const mark = p.payload ? marks.get(p.payload.submissionId) : undefined;
+                    const x = (p.cx ?? 0) + (mark?.dodge ?? 0);
                     const y = p.cy ?? 0;
                     return (
                       <g data-testid="scatter-point" data-system={p.payload?.system}>
@@ -97,9 +125,9 @@ export function CompareScatter({ title, points }: { title: string; points: Scatt
                             </text>
                           </>
                         )}
-                        {p.payload?.tag && !p.payload.picked && (
-                          <text className="chart-point-tag" x={p.payload.tagLeft ? x - 8 : x + 8} y={y - 8} fontSize={11} textAnchor={p.payload.tagLeft ? "end" : "start"}>
-                            {p.payload.tag}
+                        {mark?.tag && !p.payload?.picked && (
+                          <text className="chart-point-tag" x={mark.tagLeft ? x - 8 : x + 8} y={y - 8} fontSize={11} textAnchor={mark.tagLeft ? "end" : "start"}>
+                            {mark.tag}
                           </text>
                         )}
                       </g>

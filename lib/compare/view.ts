@@ -78,12 +78,6 @@ export type ScatterPoint = {
   picked: "a" | "b" | null;
   /** on the cost–score Pareto frontier of the plotted points: no other is as cheap and as good, and better at one */
   frontier: boolean;
-  /** the point's place among the points drawn on top of each other (0 when alone): its marker is moved sideways by this many marker widths, so each can be hovered or tapped */
-  dodge: number;
-  /** the text drawn beside the point, where there is room for one ("demo-gold", "demo-gold +4" for a pile); null where it would run into another */
-  tag: string | null;
-  /** the tag sits left of the point (in the right half of the plot, where a tag on the right would run off it) */
-  tagLeft: boolean;
 };
 
 /**
@@ -115,43 +109,61 @@ export function scatterPoints(rows: readonly ScatterSource[], picked: { a?: stri
       continue;
     }
     const mark = r.submissionId === picked.a ? "a" : r.submissionId === picked.b ? "b" : null;
-    points.push({ submissionId: r.submissionId, label, system: r.system.name, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark, frontier: false, dodge: 0, tag: null, tagLeft: false });
+    points.push({ submissionId: r.submissionId, label, system: r.system.name, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark, frontier: false });
   }
   const frontier = paretoFrontier(points);
   for (const p of points) p.frontier = frontier.has(p.submissionId);
-  placeMarks(points);
   return { points, withoutCost };
 }
 
-/** How close two points are, as shares of the plot (x: of the largest cost; y: of 100 %), to be drawn as one pile, and to leave no room for two tags. */
-const PILE = { x: 0.04, y: 0.03 };
-const TAG_ROOM = { x: 0.14, y: 0.07 };
+/** Pixels between the middles of two markers of a pile, and the room a tag needs beside its point. */
+export const MARK_PX = 11;
+const TAG_ROOM_PX = { x: 90, y: 16 };
+
+/** Where a point is drawn: moved `dodge` pixels sideways out of a pile, and its tag (null where it would run into another). */
+export type PointMark = { dodge: number; tag: string | null; tagLeft: boolean };
 
 /**
- * Piles and tags. Points within PILE of one another, directly or through
- * others, form a pile, drawn as a row in cost order (`dodge`: the marker's
- * place from the row's middle) so each can be hovered or tapped. Each pile
- * gets one tag unless a tag already sits too close (the best scores are tagged
- * first). Distances are shares of the plot, so the rule holds at every width.
+ * Piles and tags, in the plot's pixels (`scale`: pixels per dollar and per
+ * percentage point). Points whose markers would overlap form a pile, drawn as
+ * a row in cost order around the pile's middle; piles whose rows would touch
+ * merge, until none does, so every marker can be hovered or tapped. Each pile
+ * gets one tag (its best point's system, "+N" for the rest) unless a tag
+ * already sits too close, best scores first; a tag in the right half of the
+ * plot sits left of its point.
  */
-export function placeMarks(points: ScatterPoint[]): void {
-  const xSpan = Math.max(...points.map((p) => p.cost), 0) || 1;
-  const near = (a: ScatterPoint, b: ScatterPoint, room: { x: number; y: number }) => Math.abs(a.cost - b.cost) / xSpan < room.x && Math.abs(a.perBug - b.perBug) / 100 < room.y;
-  let piles: ScatterPoint[][] = [];
-  for (const p of points) {
-    const joined = piles.filter((q) => q.some((o) => near(o, p, PILE)));
-    piles = [...piles.filter((q) => !joined.includes(q)), [...joined.flat(), p]];
+export function placeMarks(points: readonly ScatterPoint[], scale: { x: number; y: number }, plotWidth: number): Map<string, PointMark> {
+  const px = (p: ScatterPoint) => ({ x: p.cost * scale.x, y: p.perBug * scale.y });
+  const row = (pile: ScatterPoint[]) => {
+    const sorted = pile.toSorted((a, b) => a.cost - b.cost || b.perBug - a.perBug || a.submissionId.localeCompare(b.submissionId));
+    const middle = sorted.reduce((n, p) => n + px(p).x, 0) / sorted.length;
+    return sorted.map((p, i) => ({ p, x: middle + (i - (sorted.length - 1) / 2) * MARK_PX, y: px(p).y }));
+  };
+  const touch = (a: ScatterPoint[], b: ScatterPoint[]) => row(a).some((m) => row(b).some((o) => Math.abs(m.x - o.x) < MARK_PX && Math.abs(m.y - o.y) < MARK_PX));
+  let piles = points.map((p) => [p]);
+  for (let merged = true; merged; ) {
+    merged = false;
+    outer: for (const [i, a] of piles.entries()) {
+      for (const b of piles.slice(i + 1)) {
+        if (touch(a, b)) {
+          piles = [...piles.filter((q) => q !== a && q !== b), [...a, ...b]];
+          merged = true;
+          break outer;
+        }
+      }
+    }
   }
-  const byScore = (a: ScatterPoint, b: ScatterPoint) => b.perBug - a.perBug || a.cost - b.cost;
+  const byScore = (a: ScatterPoint, b: ScatterPoint) => b.perBug - a.perBug || a.cost - b.cost || a.submissionId.localeCompare(b.submissionId);
   const best = (pile: ScatterPoint[]) => pile.toSorted(byScore)[0]!;
-  const tagged: ScatterPoint[] = [];
+  const marks = new Map<string, PointMark>();
+  const tags: { x: number; y: number }[] = [];
   for (const pile of piles.toSorted((a, b) => byScore(best(a), best(b)))) {
-    pile.sort((a, b) => a.cost - b.cost || b.perBug - a.perBug || a.submissionId.localeCompare(b.submissionId));
-    pile.forEach((p, i) => (p.dodge = i - (pile.length - 1) / 2));
+    for (const m of row(pile)) marks.set(m.p.submissionId, { dodge: m.x - px(m.p).x, tag: null, tagLeft: false });
     const head = best(pile);
-    if (tagged.some((t) => near(t, head, TAG_ROOM))) continue;
-    head.tag = pile.length === 1 ? head.system : `${head.system} +${pile.length - 1}`;
-    head.tagLeft = head.cost / xSpan > 0.5;
-    tagged.push(head);
+    const at = { x: row(pile).find((m) => m.p === head)!.x, y: px(head).y };
+    if (tags.some((t) => Math.abs(t.x - at.x) < TAG_ROOM_PX.x && Math.abs(t.y - at.y) < TAG_ROOM_PX.y)) continue;
+    marks.set(head.submissionId, { ...marks.get(head.submissionId)!, tag: pile.length === 1 ? head.system : `${head.system} +${pile.length - 1}`, tagLeft: at.x > plotWidth / 2 });
+    tags.push(at);
   }
+  return marks;
 }
