@@ -126,12 +126,22 @@ const columns = helper.columns([
     header: "Badges",
     enableSorting: false,
     meta: { className: "lb-badges", title: COLUMN_HELP.badges },
+    // a badge that says more opens on a tap or a key, not only on a hover of its title
     cell: ({ row: { original: r } }) =>
-      r.badges.map((b) => (
-        <span key={b.key} className={`badge lb-${b.key}`} title={b.title}>
-          {b.label}
-        </span>
-      )),
+      r.badges.map((b) =>
+        b.title ? (
+          <details key={b.key} className="lb-badge-more">
+            <summary className={`badge lb-${b.key}`} title={b.title}>
+              {b.label}
+            </summary>
+            <p className="lb-badge-text">{b.title}</p>
+          </details>
+        ) : (
+          <span key={b.key} className={`badge lb-${b.key}`}>
+            {b.label}
+          </span>
+        ),
+      ),
   }),
 ]);
 
