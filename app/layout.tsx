@@ -19,8 +19,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body>
+        {/* the first stop of the keyboard: past the header's links to the page itself */}
+        <a className="skip-link" href="#main">
+          Skip to main content
+        </a>
         <SiteHeader viewer={viewer} facts={facts} unread={unread} />
-        {children}
+        <div id="main" tabIndex={-1}>
+          {children}
+        </div>
       </body>
     </html>
   );

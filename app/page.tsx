@@ -8,12 +8,14 @@
  */
 import type { Metadata } from "next";
 import Link from "next/link";
+import { LeaderboardColumns } from "@/components/leaderboard/LeaderboardColumns";
 import { LeaderboardControls } from "@/components/leaderboard/LeaderboardControls";
 import { LeaderboardTable } from "@/components/leaderboard/LeaderboardTable";
 import { WindowNote } from "@/components/ui/WindowNote";
 import { completeHeadlines, getLeaderboardValues } from "@/lib/leaderboard/data";
 import { getVersionMini } from "@/lib/dataset/data";
 import { leaderboardHref, leaderboardViewSchema, parseSort } from "@/lib/leaderboard/url";
+import { shownColumns } from "@/lib/leaderboard/columns";
 import { leaderboardPageView, shownRows } from "@/lib/leaderboard/view";
 import { PAPER_SOURCE, REPORTED_LABEL, reportedMainRows } from "@/lib/reference/paper";
 import { bugWindowOf, parseViewQuery } from "@/lib/view-query";
@@ -62,6 +64,7 @@ export default async function LeaderboardPage({ searchParams }: Props) {
       <p className="exports">
         Download this view: <a href={api("csv")} download>CSV</a> · <a href={api("json")} download>JSON</a>
       </p>
+      <LeaderboardColumns query={query} />
       {view.empty ? (
         <p className="lb-empty" data-testid="leaderboard-empty">
           {view.empty} {view.filtered && <Link href={leaderboardHref({ version: query.version, scoring: query.scoring, sort: query.sort, group: query.group, paper: query.paper })}>Clear the filters</Link>}
@@ -73,6 +76,7 @@ export default async function LeaderboardPage({ searchParams }: Props) {
           groups={view.groups}
           query={query}
           sort={parseSort(query.sort)}
+          shown={shownColumns(query.cols)}
         />
       )}
       {view.shown < view.total && (
@@ -93,7 +97,7 @@ export default async function LeaderboardPage({ searchParams }: Props) {
           ) : view.reported.length === 0 ? (
             <p className="lb-empty">No reported row matches these filters.</p>
           ) : (
-            <LeaderboardTable id="reported" caption={`Results ${REPORTED_LABEL} (paper Table 2)`} groups={view.reported} query={null} sort={null} reported />
+            <LeaderboardTable id="reported" caption={`Results ${REPORTED_LABEL} (paper Table 2)`} groups={view.reported} query={null} sort={null} shown={shownColumns(query.cols)} reported />
           )}
         </section>
       )}

@@ -16,6 +16,7 @@ import { MODES } from "@/core/schemas/prediction";
 import { visibilityLabel } from "@/lib/submissions/visibility";
 import { utcWhen } from "@/core/format";
 import { DataTable } from "@/components/ui/DataTable";
+import { ViewForm } from "@/components/ui/ViewForm";
 
 export const metadata: Metadata = { title: "Submissions · ChainSWE" };
 
@@ -85,7 +86,7 @@ export default async function SubmissionsPage({ searchParams }: Props) {
           ? "Public submissions, and your team's (private ones are marked). Newest first."
           : "Published submissions, newest first. Sign in to see your team's own."}
       </p>
-      <form className="list-filters" method="get" action="/submissions">
+      <ViewForm className="list-filters" action="/submissions" label="Filter the submissions">
         <label>
           Mode
           <select name="mode" defaultValue={query.mode ?? ""}>
@@ -121,18 +122,18 @@ export default async function SubmissionsPage({ searchParams }: Props) {
         </label>
         <label>
           Team
-          <input name="team" defaultValue={query.team ?? ""} placeholder="team slug" list="my-teams" size={14} />
+          <input name="team" defaultValue={query.team ?? ""} placeholder="name or slug" list="my-teams" size={16} />
           <datalist id="my-teams">
-            {viewer?.teams.map((t) => <option key={t.id} value={t.slug} label={t.name} />)}
+            {viewer?.teams.map((t) => <option key={t.id} value={t.name} />)}
           </datalist>
         </label>
         {query.system && <input type="hidden" name="system" value={query.system} />}
         {query.dataset_version && <input type="hidden" name="dataset_version" value={query.dataset_version} />}
         <button type="submit" className="secondary">
-          Filter
+          Apply
         </button>
         {filtered && <Link href="/submissions">Clear</Link>}
-      </form>
+      </ViewForm>
       {badFilter && <p className="error">{badFilter}</p>}
       {page.items.length === 0 ? (
         <EmptyState viewer={viewer} filtered={filtered || !!query.cursor} />
@@ -172,8 +173,8 @@ export default async function SubmissionsPage({ searchParams }: Props) {
               ),
             },
             { header: "Visibility", cell: (s) => <span className={`badge ${s.visibility}`}>{visibilityLabel(s.visibility)}</span> },
-            { header: "Submitted", cell: (s) => utcWhen(s.createdAt) },
-            { header: "Finished", cell: (s) => utcWhen(s.finishedAt) },
+            { header: "Submitted", nowrap: true, cell: (s) => utcWhen(s.createdAt) },
+            { header: "Finished", nowrap: true, cell: (s) => utcWhen(s.finishedAt) },
           ]}
           rows={page.items}
           rowKey={(s) => s.id}

@@ -1,9 +1,11 @@
 /**
- * The chain-error page's filters as a plain GET form (usable before any
- * JavaScript; the URL holds the view): dataset version, Seq mode, and any
- * number of systems (none ticked = all).
+ * The chain-error page's filters as a GET form (usable before any
+ * JavaScript; with it a choice applies at once, as on every view: ViewForm;
+ * the URL holds the view): dataset version, Seq mode, and any number of
+ * systems (none ticked = all).
  */
 import Link from "next/link";
+import { ViewForm } from "@/components/ui/ViewForm";
 import { MODE_LABELS } from "@/core/scoring/format";
 import type { ChainErrorView } from "@/lib/analysis/data";
 import { BugWindowFields, DatasetVersionSelect } from "@/components/ui/ViewControls";
@@ -12,7 +14,7 @@ export function ChainErrorFilters({ view }: { view: ChainErrorView }) {
   const picked = new Set(view.query.system);
   const filtered = picked.size > 0 || !!view.query.mode;
   return (
-    <form className="view-controls" method="get" action="/analysis" aria-label="Chain-error filters">
+    <ViewForm className="view-controls" action="/analysis" label="Chain-error filters">
       <DatasetVersionSelect version={view.version} versions={view.versions} />
       <label>
         Mode
@@ -35,9 +37,9 @@ export function ChainErrorFilters({ view }: { view: ChainErrorView }) {
         </fieldset>
       )}
       <button type="submit" className="secondary">
-        Show
+        Apply
       </button>
       {filtered && <Link href={view.version ? `/analysis?version=${encodeURIComponent(view.version)}` : "/analysis"}>Clear filters</Link>}
-    </form>
+    </ViewForm>
   );
 }

@@ -53,7 +53,7 @@ function rateColumns<Row>(what: string, keys: RateKeys, rates: (row: Row) => Rat
 
 const VERSION_COLUMNS: Column<DatasetVersionRow>[] = [
   { header: "Version", cell: (v) => <Link href={datasetHref(v.version)}>{v.version}</Link> },
-  { header: "Imported", cell: (v) => utcDay(v.createdAt) },
+  { header: "Imported", nowrap: true, cell: (v) => utcDay(v.createdAt) },
   { header: "Repositories", numeric: true, cell: (v) => <a href={`#repos-${v.version}`}>{v.repos}</a> },
   { header: "Chains", numeric: true, cell: (v) => <Link href={datasetHref(v.version)}>{v.chains}</Link> },
   { header: "Bugs", numeric: true, cell: (v) => v.bugs },

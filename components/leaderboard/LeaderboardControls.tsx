@@ -2,13 +2,14 @@
 /**
  * The leaderboard's controls: dataset version, strict/lenient (with its one-line
  * explanation), filters, grouping and the paper's rows. A plain GET form, so it
- * works before JavaScript ("Apply"); with JavaScript every change navigates at
- * once to the view's canonical URL, so the URL always holds the state and Back
- * returns to the previous view (the fields are set to the URL's values in
- * place, without re-mounting, so keyboard focus stays where it was).
+ * works before JavaScript ("Apply"); with JavaScript a change navigates at
+ * once to the view's canonical URL, as every view's form does (ViewForm.tsx),
+ * so the URL always holds the state and Back returns to the previous view (the
+ * fields are set to the URL's values in place, without re-mounting, so
+ * keyboard focus stays where it was). On a phone all but the version and the
+ * scoring fold behind "Filters", so the first screen shows the table.
  */
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useEffect, useRef, type ReactNode } from "react";
 import { MODE_LABELS } from "@/core/scoring/format";
 import { leaderboardHref, leaderboardViewSchema, type LeaderboardView } from "@/lib/leaderboard/url";
@@ -16,6 +17,7 @@ import { SCORING_EXPLANATION } from "@/lib/leaderboard/view";
 import { MODES } from "@/core/schemas/prediction";
 import { parseViewQuery } from "@/lib/view-query";
 import { BugWindowFields, ScoringChoice } from "@/components/ui/ViewControls";
+import { useApplyOnChange } from "@/components/ui/ViewForm";
 
 type Props = { query: LeaderboardView; versions: string[]; options: { configs: string[]; models: string[] } };
 
@@ -109,8 +111,12 @@ function Filters({ values, options }: { values: Record<string, string>; options:
   );
 }
 
+/** How many filters narrow the view, for the folded fields' summary. */
+function activeFilters(q: LeaderboardView): number {
+  return [q.mode, q.config, q.model, q.open_weights, q.open_scaffold, q.from, q.to, q.bug_from, q.bug_until].filter((v) => v !== undefined).length + (q.test_edits === "without" ? 1 : 0);
+}
+
 export function LeaderboardControls({ query, versions, options }: Props) {
-  const router = useRouter();
   const form = useRef<HTMLFormElement>(null);
   const href = leaderboardHref(query);
   const values = fieldValues(query);
@@ -124,15 +130,13 @@ export function LeaderboardControls({ query, versions, options }: Props) {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- href stands for `values` (a new object each render)
   }, [href]);
-  const go = (f: HTMLFormElement) => {
+  const handlers = useApplyOnChange((f) => {
     const params = Object.fromEntries([...new FormData(f).entries()].map(([k, v]) => [k, String(v)]));
-    router.push(leaderboardHref(parseViewQuery(leaderboardViewSchema, params).query), { scroll: false });
-  };
+    return leaderboardHref(parseViewQuery(leaderboardViewSchema, params).query);
+  });
+  const active = activeFilters(query);
   return (
-    <form method="get" action="/" className="view-controls lb-controls" ref={form} onChange={(e) => go(e.currentTarget)} onSubmit={(e) => {
-        e.preventDefault();
-        go(e.currentTarget);
-      }} aria-label="Leaderboard view">
+    <form method="get" action="/" className="view-controls lb-controls" ref={form} {...handlers} aria-label="Leaderboard view">
       <FieldSelect name="version" label="Dataset version" value={values.version}>
         {versions.map((v) => (
           <option key={v} value={v}>
@@ -146,21 +150,26 @@ export function LeaderboardControls({ query, versions, options }: Props) {
       </FieldSelect>
       <FieldDate name="as_of" label="Board as of" value={values.as_of} />
       <ScoringChoice scoring={query.scoring} legend="Scoring" />
-      <Filters values={values} options={options} />
-      <BugWindowFields from={values.bug_from} until={values.bug_until} idPrefix="lb" />
-      <fieldset>
-        <legend>Show</legend>
-        <label>
-          <input type="checkbox" name="group" value="config" defaultChecked={values.group === "config"} /> grouped by configuration
-        </label>
-        <label>
-          <input type="checkbox" name="paper" value="1" defaultChecked={values.paper === "1"} /> the paper&apos;s reported results
-        </label>
-        <label title="A bug whose model patch edits test files (SPEC §7) counts as unresolved">
-          <input type="checkbox" name="test_edits" value="without" defaultChecked={values.test_edits === "without"} /> scores without test-editing patches
-        </label>
-      </fieldset>
+      <details className="lb-more">
+        <summary>Filters{active > 0 ? ` (${active} on)` : ""}</summary>
+        <Filters values={values} options={options} />
+        <BugWindowFields from={values.bug_from} until={values.bug_until} idPrefix="lb" />
+        <fieldset>
+          <legend>Show</legend>
+          <label>
+            <input type="checkbox" name="group" value="config" defaultChecked={values.group === "config"} /> grouped by configuration
+          </label>
+          <label>
+            <input type="checkbox" name="paper" value="1" defaultChecked={values.paper === "1"} /> the paper&apos;s reported results
+          </label>
+          <label>
+            <input type="checkbox" name="test_edits" value="without" defaultChecked={values.test_edits === "without"} /> scores without test-editing patches
+            <span className="muted"> (a bug whose model patch edits test files counts as unresolved)</span>
+          </label>
+        </fieldset>
+      </details>
       <input type="hidden" name="sort" value={query.sort} />
+      {query.cols && <input type="hidden" name="cols" value={query.cols} />}
       {query.all && <input type="hidden" name="all" value="1" />}
       <span className="lb-actions">
         <button type="submit">Apply</button> <Link href="/">Reset</Link>

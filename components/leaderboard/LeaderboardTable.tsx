@@ -3,20 +3,24 @@
  * The leaderboard's table, built with @tanstack/react-table.
  * Rows arrive filtered, sorted and grouped by the server (lib/leaderboard/rows.ts),
  * so the table is complete before any JavaScript runs; react-table holds the
- * columns and the sort state (manual sorting: the URL owns the order), and each
+ * columns, the sort state (manual sorting: the URL owns the order) and which
+ * columns are shown (the URL's `cols`, lib/leaderboard/columns.ts), and each
  * sortable header is a link to the same view sorted by that column, so sorting
  * works without JavaScript, keeps the header in place and is undone by Back.
- * Also renders the paper's reported rows: same columns, no links, never sortable.
+ * The rank column holds each row's place by per-bug %, "=1" where tied. On a
+ * phone only the always-shown columns stay (app/globals.css, `lb-opt`).
+ * Also renders the paper's reported rows: same columns, no links, never sortable or ranked.
  */
 import Link from "next/link";
 import { useMemo } from "react";
-import { FlexRender, createColumnHelper, rowSortingFeature, tableFeatures, useTable, type Header, type Row, type SortingState } from "@tanstack/react-table";
+import { FlexRender, columnVisibilityFeature, createColumnHelper, rowSortingFeature, tableFeatures, useTable, type Header, type Row, type SortingState } from "@tanstack/react-table";
 import { ChartModeKey } from "@/components/charts/ChartModeKey";
 import { leaderboardHref, sortParam, type LeaderboardView, type Sort, type SortKey } from "@/lib/leaderboard/url";
 import type { DisplayGroup, DisplayRow, RateCell } from "@/lib/leaderboard/view";
+import { ALWAYS_SHOWN, CHOOSABLE_COLUMNS, COLUMN_HELP, type ChoosableColumn } from "@/lib/leaderboard/columns";
 
 type ColumnMeta = { numeric?: boolean; rowHeader?: boolean; title?: string; className?: string };
-const features = tableFeatures({ rowSortingFeature, columnMeta: {} as ColumnMeta });
+const features = tableFeatures({ rowSortingFeature, columnVisibilityFeature, columnMeta: {} as ColumnMeta });
 const helper = createColumnHelper<typeof features, DisplayRow>();
 
 function Rate({ rate, href }: { rate: RateCell; href: string | null }) {
@@ -31,9 +35,16 @@ function Rate({ rate, href }: { rate: RateCell; href: string | null }) {
 }
 
 const columns = helper.columns([
+  helper.accessor((r) => r.rank?.text ?? "", {
+    id: "rank",
+    header: "Rank",
+    enableSorting: false,
+    meta: { numeric: true, className: "lb-rank", title: COLUMN_HELP.rank },
+    cell: ({ row: { original: r } }) => (r.rank ? <span title={r.rank.title}>{r.rank.text}</span> : "—"),
+  }),
   helper.accessor("model", {
     header: "Model",
-    meta: { rowHeader: true, title: "The system's model; below it, the system (a link to its submission) and its team" },
+    meta: { rowHeader: true, title: COLUMN_HELP.model },
     cell: ({ row: { original: r } }) => (
       <>
         <span className="lb-model">{r.model}</span>
@@ -58,53 +69,53 @@ const columns = helper.columns([
       </>
     ),
   }),
-  helper.accessor("scaffold", { header: "Scaffold", enableSorting: false, meta: { className: "lb-wrap" } }),
-  helper.accessor("config", { id: "config", header: "Configuration", meta: { title: "Context configuration (e.g. Baseline, Summarize, Sub-Agent)" } }),
-  helper.accessor("mode", { header: "Mode", cell: ({ getValue }) => <ChartModeKey mode={getValue()} /> }),
+  helper.accessor("scaffold", { header: "Scaffold", enableSorting: false, meta: { className: "lb-wrap", title: COLUMN_HELP.scaffold } }),
+  helper.accessor("config", { id: "config", header: "Configuration", meta: { title: COLUMN_HELP.config } }),
+  helper.accessor("mode", { header: "Mode", meta: { title: COLUMN_HELP.mode }, cell: ({ getValue }) => <ChartModeKey mode={getValue()} /> }),
   helper.accessor((r) => r.perBug.value, {
     id: "per_bug",
     header: "Per-bug %",
     sortDescFirst: true,
-    meta: { numeric: true, title: "Resolved bugs / all bugs, with the 95% bootstrap interval over chains and the change against the same system's Oracle; for repeated runs, the mean over them and their spread" },
+    meta: { numeric: true, title: COLUMN_HELP.per_bug },
     cell: ({ row: { original: r } }) => <Rate rate={r.perBug} href={r.href} />,
   }),
   helper.accessor((r) => r.chain.value, {
     id: "chain",
     header: "Chain %",
     sortDescFirst: true,
-    meta: { numeric: true, title: "Chains with every bug resolved / all chains" },
+    meta: { numeric: true, title: COLUMN_HELP.chain },
     cell: ({ row: { original: r } }) => <Rate rate={r.chain} href={r.href} />,
   }),
   helper.accessor((r) => r.passK?.value ?? "", {
     id: "pass_k",
     header: "Chain pass^k",
     enableSorting: false,
-    meta: { numeric: true, title: "For a row of k repeated runs: chains solved in every one of its runs / all chains, with its interval (chains resampled with all their runs)" },
+    meta: { numeric: true, title: COLUMN_HELP.pass_k },
     cell: ({ row: { original: r } }) => (r.passK ? <Rate rate={r.passK} href={null} /> : <span className="muted">—</span>),
   }),
   helper.accessor((r) => r.runs ?? 1, {
     id: "runs",
     header: "Runs",
     enableSorting: false,
-    meta: { numeric: true, title: "Runs of the same system and mode averaged in this row; its rates are their means, with their spread (min–max) below" },
+    meta: { numeric: true, title: COLUMN_HELP.runs },
   }),
-  helper.accessor("cost", { header: "Cost / chain", sortDescFirst: false, meta: { numeric: true, title: "Mean over chains of the summed per-bug cost (USD)" } }),
+  helper.accessor("cost", { header: "Cost / chain", sortDescFirst: false, meta: { numeric: true, title: COLUMN_HELP.cost } }),
   helper.accessor("costPerSolved", {
     id: "cost_per_solved",
     header: "Cost / solved chain",
     enableSorting: false,
-    meta: { numeric: true, title: "What one solved chain costs: cost per chain / chain solve rate (USD)" },
+    meta: { numeric: true, title: COLUMN_HELP.cost_per_solved },
   }),
   helper.accessor("peakContext", {
     id: "peak_context",
     header: "Peak context",
     sortDescFirst: false,
-    meta: { numeric: true, title: "Mean over chains of the largest per-bug peak context (tokens)" },
+    meta: { numeric: true, title: COLUMN_HELP.peak_context },
   }),
   helper.accessor("date", {
     header: "Date",
     sortDescFirst: true,
-    meta: { title: "When the evaluation finished (UTC)" },
+    meta: { title: COLUMN_HELP.date },
     cell: ({ getValue }) => {
       const d = getValue();
       return d ? <time dateTime={d}>{d}</time> : "—";
@@ -114,13 +125,23 @@ const columns = helper.columns([
     id: "badges",
     header: "Badges",
     enableSorting: false,
-    meta: { className: "lb-badges" },
+    meta: { className: "lb-badges", title: COLUMN_HELP.badges },
+    // a badge that says more opens on a tap or a key, not only on a hover of its title
     cell: ({ row: { original: r } }) =>
-      r.badges.map((b) => (
-        <span key={b.key} className={`badge lb-${b.key}`} title={b.title}>
-          {b.label}
-        </span>
-      )),
+      r.badges.map((b) =>
+        b.title ? (
+          <details key={b.key} className="lb-badge-more">
+            <summary className={`badge lb-${b.key}`} title={b.title}>
+              {b.label}
+            </summary>
+            <p className="lb-badge-text">{b.title}</p>
+          </details>
+        ) : (
+          <span key={b.key} className={`badge lb-${b.key}`}>
+            {b.label}
+          </span>
+        ),
+      ),
   }),
 ]);
 
@@ -133,8 +154,14 @@ export type LeaderboardTableProps = {
   /** the view's state: sort links keep every other part of it; null for the reported rows, which are never sorted */
   query: LeaderboardView | null;
   sort: Sort | null;
+  /** the chosen columns shown beside the always-shown ones */
+  shown: readonly ChoosableColumn[];
   reported?: boolean;
 };
+
+/** The class of a column's cells: phones keep the always-shown columns only. */
+const phoneClass = (id: string) => ((ALWAYS_SHOWN as readonly string[]).includes(id) ? undefined : "lb-opt");
+const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(" ") || undefined;
 
 type Features = typeof features;
 
@@ -144,7 +171,7 @@ function ColumnHeader({ header: h, query }: { header: Header<Features, DisplayRo
   const active = h.column.getIsSorted();
   const next = h.column.getNextSortingOrder();
   return (
-    <th scope="col" className={meta?.numeric ? "num" : undefined} title={meta?.title} aria-sort={active ? ARIA_SORT[active] : undefined}>
+    <th scope="col" className={classes(meta?.numeric && "num", h.column.id === "rank" && "lb-rank", phoneClass(h.column.id))} title={meta?.title} aria-sort={active ? ARIA_SORT[active] : undefined}>
       {query && h.column.getCanSort() && next ? (
         <Link
           className={`sort${active ? " active" : ""}`}
@@ -176,14 +203,14 @@ function GroupBody({ group, rows, width }: { group: DisplayGroup; rows: Row<Feat
       )}
       {rows.map((row) => (
         <tr key={row.id}>
-          {row.getAllCells().map((cell) => {
+          {row.getVisibleCells().map((cell) => {
             const meta = cell.column.columnDef.meta;
             return meta?.rowHeader ? (
               <th key={cell.id} scope="row">
                 <FlexRender cell={cell} />
               </th>
             ) : (
-              <td key={cell.id} className={[meta?.numeric && "num", meta?.className].filter(Boolean).join(" ") || undefined}>
+              <td key={cell.id} className={classes(meta?.numeric && "num", meta?.className, phoneClass(cell.column.id))}>
                 <FlexRender cell={cell} />
               </td>
             );
@@ -194,27 +221,31 @@ function GroupBody({ group, rows, width }: { group: DisplayGroup; rows: Row<Feat
   );
 }
 
-export function LeaderboardTable({ id, caption, groups, query, sort, reported = false }: LeaderboardTableProps) {
+export function LeaderboardTable({ id, caption, groups, query, sort, shown, reported = false }: LeaderboardTableProps) {
   const data = useMemo(() => groups.flatMap((g) => g.rows), [groups]);
   const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.key, desc: sort.dir === "desc" }] : []), [sort]);
+  const columnVisibility = useMemo(
+    () => ({ ...Object.fromEntries(CHOOSABLE_COLUMNS.map((c) => [c, shown.includes(c)])), rank: !reported }),
+    [shown, reported],
+  );
   const table = useTable({
     features,
     columns,
     data,
     getRowId: (r) => r.id,
-    state: { sorting },
+    state: { sorting, columnVisibility },
     manualSorting: true,
     enableSorting: query !== null,
     enableSortingRemoval: false,
     enableMultiSort: false,
   });
   const rows = table.getRowModel().rows;
-  const width = table.getAllLeafColumns().length;
+  const width = table.getVisibleLeafColumns().length;
   // each group's slice of the sorted rows, in order
   const starts = groups.map((_, i) => groups.slice(0, i).reduce((n, g) => n + g.rows.length, 0));
   return (
     <div className="table-scroll">
-      <table id={id} className={`leaderboard sticky-first${reported ? " reported" : ""}`}>
+      <table id={id} className={`leaderboard${reported ? " reported" : " ranked"}`}>
         <caption>{caption}</caption>
         <thead>
           {table.getHeaderGroups().map((hg) => (

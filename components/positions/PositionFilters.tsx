@@ -1,16 +1,18 @@
 /**
- * The per-position view's controls as a plain GET form (usable before any
- * JavaScript; the URL holds the view): dataset version, strict or lenient, and
- * the population of chains.
+ * The per-position view's controls as a GET form (usable before any
+ * JavaScript; with it a choice applies at once, as on every view: ViewForm;
+ * the URL holds the view): dataset version, strict or lenient, and the
+ * population of chains.
  */
 import Link from "next/link";
+import { ViewForm } from "@/components/ui/ViewForm";
 import type { PositionsView } from "@/lib/positions/data";
 import { BugWindowFields, DatasetVersionSelect, SEQ_SCORING_HINT, ScoringChoice } from "@/components/ui/ViewControls";
 
 export function PositionFilters({ view }: { view: PositionsView }) {
   const q = view.query;
   return (
-    <form className="view-controls" method="get" action="/positions" aria-label="Per-position view">
+    <ViewForm className="view-controls" action="/positions" label="Per-position view">
       <DatasetVersionSelect version={view.version} versions={view.versions} />
       <ScoringChoice scoring={q.scoring} />
       <fieldset>
@@ -31,10 +33,10 @@ export function PositionFilters({ view }: { view: PositionsView }) {
       {q.config && <input type="hidden" name="config" value={q.config} />}
       {q.model && <input type="hidden" name="model" value={q.model} />}
       <button type="submit" className="secondary">
-        Show
+        Apply
       </button>
       {(q.config || q.model) && <Link href="/positions">Clear filters</Link>}
       <p className="hint muted">{SEQ_SCORING_HINT}</p>
-    </form>
+    </ViewForm>
   );
 }

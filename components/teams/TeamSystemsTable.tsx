@@ -23,13 +23,13 @@ export function TeamSystemsTable({ slug, systems, editable }: { slug: string; sy
         </>
       ),
     },
-    { header: "Model", cell: (s) => s.model },
+    { header: "Model", nowrap: true, cell: (s) => s.model },
     { header: "Scaffold", cell: (s) => s.scaffold },
     { header: "Context configuration", cell: (s) => s.contextConfig },
     { header: "Open weights", cell: (s) => (s.openWeights ? "yes" : "no") },
     { header: "Open scaffold", cell: (s) => (s.openScaffold ? "yes" : "no") },
-    { header: "Released", cell: (s) => s.releaseDate ?? "—" },
-    { header: "Training cutoff", cell: (s) => s.trainingCutoff ?? "—" },
+    { header: "Released", nowrap: true, cell: (s) => s.releaseDate ?? "—" },
+    { header: "Training cutoff", nowrap: true, cell: (s) => s.trainingCutoff ?? "—" },
     { header: "Links", cell: (s) => <SystemLinks links={s.links} /> },
   ];
   if (editable) {

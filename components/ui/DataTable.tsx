@@ -12,6 +12,8 @@ export type Column<Row> = {
   hiddenHeader?: boolean;
   /** right-aligned figures */
   numeric?: boolean;
+  /** kept on one line (a model's name, a date): the table scrolls sideways instead of breaking it */
+  nowrap?: boolean;
   cell: (row: Row) => ReactNode;
   /** a class for this column's cell in a row (an outcome's colour) */
   cellClass?: (row: Row) => string;
@@ -55,7 +57,7 @@ export function DataTable<Row>({
 }) {
   if (rows.length === 0 && empty !== undefined) return <p className="muted">{empty}</p>;
   const numeric = (c: Column<Row>) => (c.numeric ? "num" : undefined);
-  const cellClass = (c: Column<Row>, row: Row) => [numeric(c), c.cellClass?.(row)].filter(Boolean).join(" ") || undefined;
+  const cellClass = (c: Column<Row>, row: Row) => [numeric(c), c.nowrap && "nowrap", c.cellClass?.(row)].filter(Boolean).join(" ") || undefined;
   return (
     <div className="table-scroll">
       <table className={className} id={id} data-testid={testId}>

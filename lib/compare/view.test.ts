@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { pairedComparison } from "@/core/scoring";
 import { grades, makeRun } from "@/core/scoring/test-fixtures";
 import type { Mode } from "@/core/schemas/prediction";
-import { chainWinLoss, formatPoints, paretoFrontier, scatterPoints } from "@/lib/compare/view";
+import { MARK_PX, chainWinLoss, formatPoints, paretoFrontier, placeMarks, scatterPoints } from "@/lib/compare/view";
 
 describe("chainWinLoss", () => {
   const chains: [string, number][] = [
@@ -43,11 +43,46 @@ describe("scatterPoints", () => {
     const row = (id: string, cost: number | null, mode: Mode = "seq") => ({ submissionId: id, system: { name: id }, mode, costPerChain: cost, perBug: { value: 40 } });
     const s = scatterPoints([row("x", 1.5), row("y", null), row("z", 2, "oracle")], { a: "z", b: "x" });
     expect(s.points).toEqual([
-      { submissionId: "x", label: "x (seq)", mode: "seq", cost: 1.5, perBug: 40, picked: "b", frontier: true },
+      { submissionId: "x", label: "x (seq)", system: "x", mode: "seq", cost: 1.5, perBug: 40, picked: "b", frontier: true },
       // as good as x and dearer: dominated
-      { submissionId: "z", label: "z (oracle)", mode: "oracle", cost: 2, perBug: 40, picked: "a", frontier: false },
+      { submissionId: "z", label: "z (oracle)", system: "z", mode: "oracle", cost: 2, perBug: 40, picked: "a", frontier: false },
     ]);
     expect(s.withoutCost).toEqual(["y (seq)"]);
+  });
+});
+
+describe("placeMarks", () => {
+  const row = (id: string, cost: number, perBug: number) => ({ submissionId: id, system: { name: id }, mode: "seq" as const, costPerChain: cost, perBug: { value: perBug } });
+  // a 280-pixel plot of $0–2.40 and 0–100 %: a phone's
+  const phone = { x: 280 / 2.4, y: 2.5 };
+  const placed = (rows: ReturnType<typeof row>[]) => {
+    const points = scatterPoints(rows, {}).points;
+    const marks = placeMarks(points, phone, 280);
+    const drawn = Object.fromEntries(points.map((p) => [p.submissionId, { x: p.cost * phone.x + marks.get(p.submissionId)!.dodge, y: p.perBug * phone.y }]));
+    return { marks: Object.fromEntries([...marks].map(([id, m]) => [id, { ...m, dodge: Math.round(m.dodge * 10) / 10 }])), drawn };
+  };
+  const apart = (drawn: Record<string, { x: number; y: number }>) => {
+    const all = Object.values(drawn);
+    return all.every((a, i) => all.slice(i + 1).every((b) => Math.abs(a.x - b.x) >= MARK_PX - 0.01 || Math.abs(a.y - b.y) >= MARK_PX));
+  };
+  it("spreads the points drawn on top of each other into a row in cost order, and tags the pile once, naming how many more it holds", () => {
+    // the demo's pile: five cheap systems at 0 %, one dear system far away
+    const { marks, drawn } = placed([row("a", 0.17, 0), row("b", 0.18, 0), row("c", 0.19, 0), row("d", 0.2, 0), row("e", 0.17, 0), row("far", 2.4, 100)]);
+    expect(apart(drawn)).toBe(true);
+    expect(["a", "e", "b", "c", "d"].map((id) => drawn[id]!.x)).toEqual(["a", "e", "b", "c", "d"].map((id) => drawn[id]!.x).toSorted((x, y) => x - y));
+    expect(marks.a!.tag).toBe("a +4");
+    expect(["b", "c", "d", "e"].map((id) => marks[id]!.tag)).toEqual([null, null, null, null]);
+    expect(marks.far).toEqual({ dodge: 0, tag: "far", tagLeft: true });
+  });
+  it("merges piles whose rows would touch, until no two markers overlap (the demo's points at 87.5 % on a phone)", () => {
+    const { drawn } = placed([row("s1", 2.1, 87.5), row("o1", 2.14, 87.5), row("s2", 2.24, 87.5), row("d", 2.05, 100), row("a", 1.94, 100), row("c", 2.02, 100), row("b", 1.99, 100)]);
+    expect(apart(drawn)).toBe(true);
+  });
+  it("leaves out a tag that would run into one already placed, best scores first; a lone far point keeps its own", () => {
+    const { marks } = placed([row("low", 1.1, 95), row("high", 1, 100), row("far", 0.1, 0)]);
+    expect(marks.high!.tag).toBe("high");
+    expect(marks.low!.tag).toBeNull();
+    expect(marks.far).toEqual({ dodge: 0, tag: "far", tagLeft: false });
   });
 });
 

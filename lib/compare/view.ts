@@ -71,6 +71,7 @@ export type ScatterSource = {
 export type ScatterPoint = {
   submissionId: string;
   label: string;
+  system: string;
   mode: Mode;
   cost: number;
   perBug: number;
@@ -108,9 +109,61 @@ export function scatterPoints(rows: readonly ScatterSource[], picked: { a?: stri
       continue;
     }
     const mark = r.submissionId === picked.a ? "a" : r.submissionId === picked.b ? "b" : null;
-    points.push({ submissionId: r.submissionId, label, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark, frontier: false });
+    points.push({ submissionId: r.submissionId, label, system: r.system.name, mode: r.mode, cost: r.costPerChain, perBug: r.perBug.value, picked: mark, frontier: false });
   }
   const frontier = paretoFrontier(points);
   for (const p of points) p.frontier = frontier.has(p.submissionId);
   return { points, withoutCost };
+}
+
+/** Pixels between the middles of two markers of a pile, and the room a tag needs beside its point. */
+export const MARK_PX = 11;
+const TAG_ROOM_PX = { x: 90, y: 16 };
+
+/** Where a point is drawn: moved `dodge` pixels sideways out of a pile, and its tag (null where it would run into another). */
+export type PointMark = { dodge: number; tag: string | null; tagLeft: boolean };
+
+/**
+ * Piles and tags, in the plot's pixels (`scale`: pixels per dollar and per
+ * percentage point). Points whose markers would overlap form a pile, drawn as
+ * a row in cost order around the pile's middle; piles whose rows would touch
+ * merge, until none does, so every marker can be hovered or tapped. Each pile
+ * gets one tag (its best point's system, "+N" for the rest) unless a tag
+ * already sits too close, best scores first; a tag in the right half of the
+ * plot sits left of its point.
+ */
+export function placeMarks(points: readonly ScatterPoint[], scale: { x: number; y: number }, plotWidth: number): Map<string, PointMark> {
+  const px = (p: ScatterPoint) => ({ x: p.cost * scale.x, y: p.perBug * scale.y });
+  const row = (pile: ScatterPoint[]) => {
+    const sorted = pile.toSorted((a, b) => a.cost - b.cost || b.perBug - a.perBug || a.submissionId.localeCompare(b.submissionId));
+    const middle = sorted.reduce((n, p) => n + px(p).x, 0) / sorted.length;
+    return sorted.map((p, i) => ({ p, x: middle + (i - (sorted.length - 1) / 2) * MARK_PX, y: px(p).y }));
+  };
+  const touch = (a: ScatterPoint[], b: ScatterPoint[]) => row(a).some((m) => row(b).some((o) => Math.abs(m.x - o.x) < MARK_PX && Math.abs(m.y - o.y) < MARK_PX));
+  let piles = points.map((p) => [p]);
+  for (let merged = true; merged; ) {
+    merged = false;
+    outer: for (const [i, a] of piles.entries()) {
+      for (const b of piles.slice(i + 1)) {
+        if (touch(a, b)) {
+          piles = [...piles.filter((q) => q !== a && q !== b), [...a, ...b]];
+          merged = true;
+          break outer;
+        }
+      }
+    }
+  }
+  const byScore = (a: ScatterPoint, b: ScatterPoint) => b.perBug - a.perBug || a.cost - b.cost || a.submissionId.localeCompare(b.submissionId);
+  const best = (pile: ScatterPoint[]) => pile.toSorted(byScore)[0]!;
+  const marks = new Map<string, PointMark>();
+  const tags: { x: number; y: number }[] = [];
+  for (const pile of piles.toSorted((a, b) => byScore(best(a), best(b)))) {
+    for (const m of row(pile)) marks.set(m.p.submissionId, { dodge: m.x - px(m.p).x, tag: null, tagLeft: false });
+    const head = best(pile);
+    const at = { x: row(pile).find((m) => m.p === head)!.x, y: px(head).y };
+    if (tags.some((t) => Math.abs(t.x - at.x) < TAG_ROOM_PX.x && Math.abs(t.y - at.y) < TAG_ROOM_PX.y)) continue;
+    marks.set(head.submissionId, { ...marks.get(head.submissionId)!, tag: pile.length === 1 ? head.system : `${head.system} +${pile.length - 1}`, tagLeft: at.x > plotWidth / 2 });
+    tags.push(at);
+  }
+  return marks;
 }

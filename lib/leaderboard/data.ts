@@ -101,6 +101,8 @@ export type LeaderboardRow = {
   testEdits: { bugs: number; flagged: boolean };
   /** SPEC §7: the shortcut scan's flags on the runs' trajectories: per run and kind, the bugs hit */
   shortcuts: RowShortcut[];
+  /** the bugs those flags are on, each counted once (a bug flagged for two kinds, or in two runs, is one bug), inside the bug-date window */
+  shortcutBugs: number;
 };
 
 export type RowShortcut = { run: number; kind: ShortcutKind; bugs: number };
@@ -289,6 +291,15 @@ export async function versionsNewestFirst(): Promise<string[]> {
   return (await db.datasetVersion.findMany({ orderBy: { createdAt: "desc" }, select: { version: true } })).map((v) => v.version);
 }
 
+/** Per run, the bugs whose trajectory the shortcut scan flagged: read only for the runs whose summary names a flag. */
+async function shortcutFlaggedBugs(runIds: string[]): Promise<Map<string, { continuousId: string; order: number }[]>> {
+  const out = new Map<string, { continuousId: string; order: number }[]>();
+  if (runIds.length === 0) return out;
+  const rows = await db.trajectory.findMany({ where: { submissionId: { in: runIds }, shortcutHits: { gt: 0 } }, select: { submissionId: true, continuousId: true, order: true } });
+  for (const r of rows) out.set(r.submissionId, [...(out.get(r.submissionId) ?? []), { continuousId: r.continuousId, order: r.order }]);
+  return out;
+}
+
 async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> {
   const versions = await versionsNewestFirst();
   const version = q.version ?? versions[0] ?? null;
@@ -335,6 +346,8 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
   const rules = (await getVersionRules(version)) ?? {};
   const scored = (id: string) => (window && window.keeps.chains < window.keeps.totalChains ? window.keeps.inside.has(id) : true);
   const testEditBugs = (id: string) => (records.get(id) ?? []).reduce((n, c) => n + (scored(c.continuous_id) ? (c.test_edits?.length ?? 0) : 0), 0);
+  const flaggedBugs = await shortcutFlaggedBugs(newest.flatMap((s) => s.runs.filter((r) => r.shortcuts !== "{}").map((r) => r.id)));
+  const shortcutBugs = (runIds: string[]) => new Set(runIds.flatMap((id) => (flaggedBugs.get(id) ?? []).filter((b) => scored(b.continuousId)).map((b) => `${b.continuousId}\0${b.order}`))).size;
   const rows: LeaderboardValueRow[] = [];
   for (const s of newest) {
     const v = scoring.values.get(s.id);
@@ -366,6 +379,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       shortcuts: s.runs.flatMap((r) =>
         Object.entries(parseColumn(shortcutSummarySchema, r.shortcuts, "Submission.shortcuts")).map(([kind, bugs]) => ({ run: r.run, kind: kind as ShortcutKind, bugs: bugs! })),
       ),
+      shortcutBugs: shortcutBugs(s.runs.map((r) => r.id)),
     });
   }
   const oracleOf = new Map(rows.filter((r) => r.mode === "oracle").map((r) => [r.system.id, r]));

@@ -103,6 +103,25 @@ export function compareConfigs(a: string, b: string): number {
 
 export type RowGroup<R> = { key: string | null; rows: R[] };
 
+/** A row's place by per-bug %, and whether another row shares it (an equal score). */
+export type Rank = { place: number; tied: boolean };
+
+/**
+ * Places by per-bug %, best first, as sports count them: equal scores share a
+ * place and the next score takes the place after all of them (1, 1, 3). The
+ * place stays with its row whatever the table is sorted by.
+ */
+export function rankRows(rows: readonly Pick<RankableRow, "submissionId" | "perBug">[]): Map<string, Rank> {
+  const byScore = [...rows].sort((a, b) => b.perBug.value - a.perBug.value);
+  const ranks = new Map<string, Rank>();
+  byScore.forEach((r, i) => {
+    const first = byScore.findIndex((o) => o.perBug.value === r.perBug.value);
+    const tied = first !== i || byScore[i + 1]?.perBug.value === r.perBug.value;
+    ranks.set(r.submissionId, { place: first + 1, tied });
+  });
+  return ranks;
+}
+
 /** Rows in groups of one configuration each (or one group of all), keeping their order inside a group. */
 export function groupRows<R>(rows: readonly R[], group: LeaderboardView["group"], configOf: (r: R) => string): RowGroup<R>[] {
   if (rows.length === 0) return [];

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { modeSchema } from "@/core/schemas/prediction";
 import { splitSchema } from "@/core/schemas/columns";
 import { asOfSchema } from "@/lib/leaderboard/as-of";
+import { columnsParamSchema } from "@/lib/leaderboard/columns";
 import { bugWindowParams, flag, formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
 
 export const SORT_KEYS = ["model", "config", "mode", "per_bug", "chain", "vs_oracle", "cost", "peak_context", "date"] as const;
@@ -45,6 +46,8 @@ export const leaderboardViewSchema = z.object({
   paper: single(flag.default(false)),
   /** every row, not only the first PAGE_ROWS (the page only) */
   all: single(flag.default(false)),
+  /** the columns shown beside the always-shown ones (the page only; lib/leaderboard/columns.ts); absent = the default set */
+  cols: single(columnsParamSchema.optional()),
 });
 export type LeaderboardView = z.infer<typeof leaderboardViewSchema>;
 

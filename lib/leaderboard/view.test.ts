@@ -15,6 +15,8 @@ describe("printed rows", () => {
     expect(d.date).toBe("2025-03-01");
     expect(d.badges.map((b) => b.label)).toEqual(["reviewed"]);
     expect(displayRow(row({ name: "a" })).perBug.vsOracle).toBeNull();
+    // a Seq row exactly as good as its Oracle row: no change, not a loss
+    expect(displayRow(row({ name: "a", mode: "seq", vs: 0 })).perBug.vsOracle).toBe("±0%");
     // a single run: no pass^k, no spread
     expect([d.runs, d.passK, d.chain.spread]).toEqual([null, null, null]);
   });
@@ -33,10 +35,23 @@ describe("printed rows", () => {
     expect(d.costPerSolved).toBe("$1.67");
   });
 
-  it("shortcut flags: one badge counting the flagged bugs over the runs, its title naming each run and kind", () => {
-    const d = displayRow({ ...row({ name: "s", mode: "seq" }), shortcuts: [{ run: 1, kind: "future_history", bugs: 2 }, { run: 2, kind: "network", bugs: 1 }] });
-    expect(d.badges.map((b) => [b.key, b.label])).toEqual([["reviewed", "reviewed"], ["shortcuts", "shortcut flags (3)"]]);
-    expect(d.badges[1]!.title).toBe("The shortcut scan flagged the trajectories of 3 bugs:\nrun 1: reads future history, 2 bugs\nrun 2: tries the network, 1 bug");
+  it("shortcut flags: one badge counting the flagged bugs once each (not bug × kind), its title naming each run and kind", () => {
+    // two bugs flagged for two kinds each: 2 bugs, not 4
+    const flags = [{ run: 1, kind: "future_history" as const, bugs: 2 }, { run: 1, kind: "test_lists" as const, bugs: 2 }];
+    const d = displayRow({ ...row({ name: "s", mode: "seq" }), shortcuts: flags, shortcutBugs: 2 });
+    expect(d.badges.map((b) => [b.key, b.label])).toEqual([["reviewed", "reviewed"], ["shortcuts", "shortcut flags: 2 bugs"]]);
+    expect(d.badges[1]!.title).toBe("The shortcut scan flagged the trajectories of 2 bugs (a bug flagged for two kinds counts once):\nrun 1: reads future history, 2 bugs\nrun 1: reads the test lists, 2 bugs");
+    const one = displayRow({ ...row({ name: "s", mode: "seq" }), shortcuts: [{ run: 1, kind: "network", bugs: 1 }], shortcutBugs: 1, testEdits: { bugs: 1, flagged: true } });
+    expect(one.badges.map((b) => b.label)).toEqual(["reviewed", "edits tests: 1 bug", "shortcut flags: 1 bug"]);
+  });
+
+  it("ranks by per-bug % among the rows the filters keep, equal scores sharing a place, whatever the sort", () => {
+    const rows = [row({ name: "a", perBug: 100 }), row({ name: "b", perBug: 50 }), row({ name: "c", perBug: 100 }), row({ name: "d", perBug: 10 })];
+    const board = { version: "v1", versions: ["v1"], rows };
+    const v = leaderboardPageView(board, new Map(rows.map((r) => [r.submissionId, r])), q({ sort: "cost.asc" }), []);
+    const ranks = Object.fromEntries(v.groups.flatMap((g) => g.rows).map((r) => [r.model, r.rank?.text]));
+    expect(ranks).toEqual({ "a-model": "=1", "c-model": "=1", "b-model": "3", "d-model": "4" });
+    expect(v.groups[0]!.rows.find((r) => r.model === "a-model")!.rank!.title).toMatch(/^Tied for place 1/);
   });
 });
 

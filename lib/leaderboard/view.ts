@@ -13,7 +13,7 @@ import { leaderboardHref, type LeaderboardView } from "@/lib/leaderboard/url";
 import type { WindowSummary } from "@/lib/leaderboard/window";
 import { dayAfter } from "@/core/scoring/window";
 import { knowledgeCutoff } from "@/lib/teams/system-fields";
-import { filterOptions, finishedDay, limitGroups, selectReportedRows, selectRows, systemColumns, type RankableRow, type RowGroup } from "@/lib/leaderboard/rows";
+import { filterOptions, filterRows, finishedDay, limitGroups, rankRows, selectReportedRows, selectRows, systemColumns, type Rank, type RankableRow, type RowGroup } from "@/lib/leaderboard/rows";
 import type { ReportedMainRow } from "@/lib/reference/paper";
 import type { Mode } from "@/core/schemas/prediction";
 import { submissionPageUrl } from "@/lib/submissions/urls";
@@ -35,6 +35,8 @@ export type RateCell = { value: string; ci: string | null; vsOracle: string | nu
 
 export type DisplayRow = {
   id: string;
+  /** the row's place by per-bug % among the rows the filters keep, `=1` where tied; null for reported rows, never ranked */
+  rank: { text: string; title: string } | null;
   /** the submission page, the way down to every bug's result; null for reported rows */
   href: string | null;
   model: string;
@@ -60,25 +62,40 @@ export type DisplayRow = {
 };
 export type DisplayGroup = { key: string | null; rows: DisplayRow[] };
 
+const bugsText = (n: number) => `${n} bug${n === 1 ? "" : "s"}`;
+
 const change = (rel: number | null) => (rel === null ? null : formatRelativeChange(rel));
+/** An evaluated row's change: no change at all reads ±0%, not the paper's −0% (which its rounded figures print for a tie), so a tie is not shown as a loss. */
+const evaluatedChange = (rel: number | null) => (rel === 0 ? "±0%" : change(rel));
 
 const spreadText = (s: { min: number; max: number } | undefined) => (s ? `runs ${formatPercent(s.min)}–${formatPercent(s.max)}` : null);
 
-export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): DisplayRow {
+/** A place as the rank column prints it: `=1` when shared. */
+export function rankCell(rank: Rank | undefined): DisplayRow["rank"] {
+  if (!rank) return null;
+  return rank.tied
+    ? { text: `=${rank.place}`, title: `Tied for place ${rank.place}: another row has the same per-bug %` }
+    : { text: String(rank.place), title: `Place ${rank.place} by per-bug %` };
+}
+
+export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: Rank): DisplayRow {
   const badges: Badge[] = [];
   if (r.system.openWeights) badges.push({ key: "open_weights", label: "open weights" });
   if (r.system.openScaffold) badges.push({ key: "open_scaffold", label: "open scaffold" });
   if (r.reviewed) badges.push({ key: "reviewed", label: "reviewed" });
   if (r.verified) badges.push({ key: "verified", label: "verified", title: "Enough reviewed runs for this dataset version's rules, and no rule broken" });
   if (r.testEdits.flagged && r.testEdits.bugs > 0) {
-    badges.push({ key: "test_edits", label: `edits tests (${r.testEdits.bugs})`, title: "Model patches that edit test files, kept and flagged by this dataset version's test-edit policy" });
+    badges.push({
+      key: "test_edits",
+      label: `edits tests: ${bugsText(r.testEdits.bugs)}`,
+      title: `${bugsText(r.testEdits.bugs)} whose model patch edits test files, kept and flagged by this dataset version's test-edit policy`,
+    });
   }
   if (r.shortcuts.length > 0) {
-    const bugs = r.shortcuts.reduce((n, f) => n + f.bugs, 0);
     badges.push({
       key: "shortcuts",
-      label: `shortcut flags (${bugs})`,
-      title: `The shortcut scan flagged the trajectories of ${bugs} bug${bugs === 1 ? "" : "s"}:\n${r.shortcuts.map((f) => `run ${f.run}: ${SHORTCUT_LABELS[f.kind]}, ${f.bugs} bug${f.bugs === 1 ? "" : "s"}`).join("\n")}`,
+      label: `shortcut flags: ${bugsText(r.shortcutBugs)}`,
+      title: `The shortcut scan flagged the trajectories of ${bugsText(r.shortcutBugs)} (a bug flagged for two kinds counts once):\n${r.shortcuts.map((f) => `run ${f.run}: ${SHORTCUT_LABELS[f.kind]}, ${bugsText(f.bugs)}`).join("\n")}`,
     });
   }
   if (r.breaches.length > 0) {
@@ -86,10 +103,11 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): Display
   }
   return {
     id: r.submissionId,
+    rank: rankCell(rank),
     href: submissionPageUrl(r.submissionId),
     ...systemColumns(r),
-    perBug: { value: formatPercent(r.perBug.value), ci: formatInterval(r.perBug.ci), vsOracle: change(r.vsOracle.perBug), spread: spreadText(r.runs?.perBug) },
-    chain: { value: formatPercent(r.chain.value), ci: formatInterval(r.chain.ci), vsOracle: change(r.vsOracle.chain), spread: spreadText(r.runs?.chain) },
+    perBug: { value: formatPercent(r.perBug.value), ci: formatInterval(r.perBug.ci), vsOracle: evaluatedChange(r.vsOracle.perBug), spread: spreadText(r.runs?.perBug) },
+    chain: { value: formatPercent(r.chain.value), ci: formatInterval(r.chain.ci), vsOracle: evaluatedChange(r.vsOracle.chain), spread: spreadText(r.runs?.chain) },
     runs: r.runs?.k ?? null,
     passK: r.runs ? { value: formatPercent(r.runs.passK.value), ci: formatInterval(r.runs.passK.ci), vsOracle: null } : null,
     cost: formatCost(r.costPerChain),
@@ -111,6 +129,7 @@ function afterCutoffLink(r: LeaderboardShownRow, q: LeaderboardView | undefined)
 export function displayReportedRow(r: ReportedMainRow): DisplayRow {
   return {
     id: `paper:${r.model}:${r.config}:${r.mode}`,
+    rank: null,
     href: null,
     model: r.model,
     system: null,
@@ -205,10 +224,11 @@ export function leaderboardPageView(
   const query: LeaderboardView = { ...q, version: board.version ?? q.version };
   const page = shownRows(board.rows, query);
   const reported = selectReportedRows(paper, query);
+  const ranks = rankRows(filterRows(board.rows, query));
   const full = (r: LeaderboardValueRow) => {
     const row = complete.get(r.submissionId);
     if (!row) throw new RangeError(`row ${r.submissionId} is shown but was not completed`);
-    return displayRow(row, query);
+    return displayRow(row, query, ranks.get(r.submissionId));
   };
   return {
     query,

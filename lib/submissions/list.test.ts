@@ -77,6 +77,9 @@ describe("listSubmissions", () => {
   it("filters by team, system, mode, dataset version, status and visibility, never widening what may be read", async () => {
     expect(names(await list.listSubmissions(alice, { team: "acme" }))).toEqual(["acmePublic", "acmePrivate"]);
     expect(names(await list.listSubmissions(alice, { team: "other" }))).toEqual(["otherPublic"]);
+    // by the name the pages show, too
+    expect(names(await list.listSubmissions(alice, { team: "ACME" }))).toEqual(["acmePublic", "acmePrivate"]);
+    expect(names(await list.listSubmissions(null, { team: "OTHER" }))).toEqual(["otherPublic"]);
     expect(names(await list.listSubmissions(null, { mode: "oracle" }))).toEqual(["acmePublic"]);
     expect(names(await list.listSubmissions(alice, { status: "queued" }))).toEqual(["acmePrivate"]);
     expect(names(await list.listSubmissions(alice, { visibility: "private" }))).toEqual(["acmePrivate"]);

@@ -29,7 +29,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 /** Query parameters of GET /api/v1/submissions and of the /submissions page. */
 export const submissionListQuerySchema = z.object({
-  /** team slug */
+  /** a team's slug or its name */
   team: optional(z.string().trim().min(1)),
   /** system id */
   system: optional(z.string().trim().min(1)),
@@ -108,7 +108,8 @@ function readableWhere(viewer: Viewer | null): Prisma.SubmissionWhereInput {
 
 function filterWhere(q: SubmissionListQuery): Prisma.SubmissionWhereInput[] {
   const where: Prisma.SubmissionWhereInput[] = [];
-  if (q.team) where.push({ system: { team: { slug: q.team } } });
+  // a team by its slug or by its name as shown on the pages
+  if (q.team) where.push({ system: { team: { OR: [{ slug: q.team }, { name: q.team }] } } });
   if (q.system) where.push({ systemId: q.system });
   if (q.mode) where.push({ mode: q.mode });
   if (q.dataset_version) where.push({ datasetVersion: { version: q.dataset_version } });

@@ -55,6 +55,7 @@ export function leaderboardRow(over: {
     verified: false,
     testEdits: { bugs: 0, flagged: false },
     shortcuts: [],
+    shortcutBugs: 0,
     effortPerChain: null,
   };
 }

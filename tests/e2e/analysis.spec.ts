@@ -60,12 +60,12 @@ test("per position: Table 3 and 4 layouts, one chart line per mode, the chain to
   await expectChart(chart, /Resolution by position — Baseline/, "by-config");
   // one line per mode row of the table, each named in the legend
   await expect(chart.locator(".recharts-line")).toHaveCount(2);
-  await expect(chart.locator(".recharts-legend-item-text")).toHaveText(["Oracle", "Seq"]);
+  await expect(chart.locator(".chart-legend li")).toHaveText(["Oracle", "Seq"]);
   await expect(chart.locator(".chart-line-seq .recharts-line-curve")).toHaveAttribute("stroke-dasharray", /7/);
   await shot(page, "positions");
 
   await page.getByLabel("All chains").check();
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/positions=all/);
   await expect(byConfig.getByRole("columnheader", { name: /^Pos\. 4/ })).toBeVisible();
   await expect(page.getByLabel("All chains")).toBeChecked();
@@ -73,7 +73,7 @@ test("per position: Table 3 and 4 layouts, one chart line per mode, the chain to
   // the paper's tables: off by default, labelled, apart from the evaluated ones
   await expect(page.getByRole("heading", { name: /Reported in the paper/ })).toHaveCount(0);
   await page.getByLabel(/the paper's Tables 3–4/).check();
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/paper=1/);
   await expect(page.getByRole("heading", { name: "Reported in the paper, not re-evaluated here" })).toBeVisible();
   const reported = page.locator("table#reported-by-config");
@@ -100,13 +100,13 @@ test("chain errors: Figure 4 charts, filtering by system changes the causes, row
   await expect(figures).toHaveCount(2);
   await expectChart(figures.nth(0), /chain errors by cause/, "by-position");
   await expectChart(figures.nth(1), /by position and fingerprint/, "by-position");
-  await expect(figures.nth(0).locator(".recharts-legend-item-text")).toContainText(["Overshoot", "Undershoot", "Both", "Unattributed", "Not a chain error"]);
+  await expect(figures.nth(0).locator(".chart-legend li")).toContainText(["Overshoot", "Undershoot", "Both", "Unattributed", "Not a chain error"]);
   await expect(page.locator("table#by-system tbody tr")).toHaveCount(8);
   await shot(page, "analysis");
 
   // one system at a time: demo-overshoot's chain errors are overshoots, demo-undershoot's undershoots
   await page.getByRole("checkbox", { name: /demo-overshoot/ }).check();
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/system=/);
   expect(count(await cell(byPosition, "All", "Overshoot"))).toBeGreaterThan(0);
   expect(count(await cell(byPosition, "All", "Undershoot"))).toBe(0);
@@ -115,7 +115,7 @@ test("chain errors: Figure 4 charts, filtering by system changes the causes, row
 
   await page.getByRole("checkbox", { name: /demo-overshoot/ }).uncheck();
   await page.getByRole("checkbox", { name: /demo-undershoot/ }).check();
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("checkbox", { name: /demo-undershoot/ })).toBeChecked();
   expect(count(await cell(byPosition, "All", "Overshoot"))).toBe(0);
   expect(count(await cell(byPosition, "All", "Undershoot"))).toBeGreaterThan(0);
@@ -149,7 +149,7 @@ test("a bug-date window narrows the per-position and chain-error views, says wha
   await page.goto("/analysis");
   const allErrors = await page.getByTestId("chain-error-row").count();
   await page.getByLabel("until", { exact: true }).fill("2023-03-31");
-  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/[?&]bug_until=2023-03-31\b/);
   await expect(page.getByTestId("window-note")).toContainText("the window keeps 1 of 5 chains (3 of 16 bugs)");
   // each row's first link is its bug
@@ -201,7 +201,7 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   await expectChart(scatter, /Cost per chain against per-bug %/, "systems-table");
   // Oracle, Seq and the Pareto frontier's line
   await expect(scatter.locator(".recharts-scatter")).toHaveCount(3);
-  await expect(scatter.locator(".recharts-legend-item-text")).toHaveText(["Oracle", "Seq", "Pareto frontier"]);
+  await expect(scatter.locator(".chart-legend li")).toHaveText(["Oracle", "Seq", "Pareto frontier"]);
   await expect(scatter.locator(".recharts-scatter-line")).toHaveCount(1);
   // the rows the table marks are exactly those no other row beats on both cost and per-bug %
   const systems = (await (await page.request.get("/api/v1/compare?table=systems")).json()) as { rows: { submission: string; cost_per_chain_usd: number | null; per_bug_pct: number; on_pareto_frontier: boolean | null }[] };

@@ -23,7 +23,8 @@ async function cellText(page: Page, row: ReturnType<typeof drifterSeq>, header: 
 }
 
 test("a row of three runs: the mean, the spread, pass^k, and the same in its CSV and JSON", async ({ page, request }) => {
-  await page.goto("/?mode=seq");
+  // runs, pass^k and the cost per solved chain are shown when chosen (cols)
+  await page.goto("/?mode=seq&cols=config,pass_k,runs,cost,cost_per_solved,peak_context,date,badges");
   const row = drifterSeq(page);
   await expect(row).toHaveCount(1);
   expect(await cellText(page, row, /^Runs/)).toBe("3");
@@ -142,7 +143,9 @@ test("run manifests and rules: verified and rule-breach badges, the manifest wit
   await page.goto(`${new URL(page.url()).pathname}/chains/inikit-chain-1/bugs/1`);
   const effort = page.getByRole("region", { name: "Agent effort on this bug" });
   await expect(effort).toContainText(/Input tokens\s*\d+\.\dk/);
-  await expect(effort).toContainText(/Steps\s*\d+/);
+  // its trajectory's steps and tool calls, and the turns the prediction line reported, each named as what it is
+  await expect(effort).toContainText(/Steps \(its trajectory\)\s*\d+ steps? · \d+ tool calls?/);
+  await expect(effort).toContainText(/Turns \(as the predictions report\)\s*\d+ turns?/);
 
   await page.goto("/dataset/demo");
   await expect(page.getByTestId("version-rules")).toContainText("The test lists must not be visible to the agent: an upload that breaks it is refused.");

@@ -88,7 +88,7 @@ test("a test-editing patch is counted and flagged on its row, and the scores wit
 
   await page.goto("/?mode=oracle");
   await expect(row(page)).toHaveCount(1);
-  await expect(row(page).locator(".badge.lb-test_edits")).toHaveText("edits tests (1)");
+  await expect(row(page).locator(".badge.lb-test_edits")).toHaveText("edits tests: 1 bug");
   expect(await cell(page, /^Per-bug %/)).toMatch(new RegExp(`^${((100 * 3) / bugs).toFixed(1).replace(".", "\\.")}`));
   await page.getByRole("checkbox", { name: "scores without test-editing patches" }).check();
   await page.getByRole("button", { name: "Apply", exact: true }).click();

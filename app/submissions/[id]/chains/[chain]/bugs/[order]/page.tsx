@@ -90,7 +90,7 @@ export default async function FailurePageView({ params, searchParams }: Props) {
         <FailureOutcomes sides={sides} currentId={s.id} />
       </section>
 
-      <FailureEffort effort={page.effort} />
+      <FailureEffort effort={page.effort} trajectory={page.trajectory} />
 
       <FailureTrajectory trajectory={page.trajectory} carried={page.carried} />
 
