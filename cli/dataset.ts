@@ -9,6 +9,8 @@ import type { Command } from "commander";
 import { env } from "@/env";
 import { migrateDatabase } from "@/db/migrate";
 import { z } from "zod";
+import { UnreachableError, isNetworkError } from "@/core/errors";
+import { databaseAddress } from "./network";
 import { parseOptions, readableFile } from "./options";
 
 /** Prisma's "table does not exist": a database nobody has migrated. */
@@ -71,7 +73,12 @@ async function rulesCommand(version: string, file: string | undefined): Promise<
 }
 
 async function migrateCommand(): Promise<void> {
-  await migrateDatabase(env().DATABASE_URL);
+  try {
+    await migrateDatabase(env().DATABASE_URL);
+  } catch (e) {
+    // PostgreSQL's migrations connect through pg itself, not Prisma
+    throw isNetworkError(e) ? new UnreachableError("the database", databaseAddress(), e) : e;
+  }
 }
 
 export function registerDataset(program: Command): void {
