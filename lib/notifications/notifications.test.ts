@@ -121,6 +121,8 @@ describe("notifications are made", () => {
       ["publication_approved", id, true],
       ["evaluation_completed", id, true],
     ]);
+    // which run of which dataset version each is about
+    expect(rows[0]!.submission).toMatchObject({ run: 1, datasetVersion: "v1" });
     expect(await data.unreadNotificationCount(member)).toBeGreaterThanOrEqual(2);
     expect(await data.listNotifications(reviewer)).toEqual([]);
     await data.markAllNotificationsRead(member, new Date(Date.now() + 1000));
