@@ -11,6 +11,8 @@ import type { Command } from "commander";
 import { env } from "@/env";
 import { migrateDatabase } from "@/db/migrate";
 import { z } from "zod";
+import { UnreachableError, isNetworkError } from "@/core/errors";
+import { databaseAddress } from "./network";
 import { parseOptions, readableFile, UsageError } from "./options";
 
 /** Prisma's "table does not exist": a database nobody has migrated. */
@@ -121,7 +123,12 @@ async function releaseCommand(versionArg: string, raw: Record<string, unknown>):
 }
 
 async function migrateCommand(): Promise<void> {
-  await migrateDatabase(env().DATABASE_URL);
+  try {
+    await migrateDatabase(env().DATABASE_URL);
+  } catch (e) {
+    // PostgreSQL's migrations connect through pg itself, not Prisma
+    throw isNetworkError(e) ? new UnreachableError("the database", databaseAddress(), e) : e;
+  }
 }
 
 export function registerDataset(program: Command): void {

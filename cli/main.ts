@@ -1,7 +1,8 @@
 /** `chainswe`: one file per command; this one wires them and exits non-zero on failure. */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, type ErrorOptions, type ParseOptionsResult } from "commander";
 import { wasInterrupted } from "@/evaluator/sandbox";
 import { EnvironmentError, InputError, coerceError } from "@/core/errors";
+import { databaseUnreachable } from "./network";
 import { UsageError } from "./options";
 
 type Register = (program: Command) => void;
@@ -37,6 +38,43 @@ export function commandModules(argv: string[]): (() => Promise<Register>)[] {
   return named ? [named[1]] : COMMANDS.map(([, load]) => load);
 }
 
+/**
+ * commander's Command, telling its own usage errors (unknown option or command, missing
+ * option or argument, bad choice) in one line that names the command and the thing,
+ * with where to read the usage instead of the whole help. An unknown option is told
+ * before a missing required one: `--frobnicate` is the mistake, not the `--system`
+ * the user never got to.
+ */
+class ChainsweCommand extends Command {
+  private firstUnknownOption: string | undefined;
+
+  override createCommand(name?: string): Command {
+    return new ChainsweCommand(name);
+  }
+
+  override parseOptions(argv: string[]): ParseOptionsResult {
+    const parsed = super.parseOptions(argv);
+    // commander puts the first unknown option first in `unknown`, then everything after it
+    this.firstUnknownOption = parsed.unknown[0]?.startsWith("-") ? parsed.unknown[0] : undefined;
+    return parsed;
+  }
+
+  override error(message: string, errorOptions?: ErrorOptions): never {
+    const unknownFirst = errorOptions?.code === "commander.missingMandatoryOptionValue" && this.firstUnknownOption !== undefined;
+    const text = unknownFirst ? `unknown option '${this.firstUnknownOption}'` : message.replace(/^error: /, "");
+    const path = commandPath(this);
+    const help = this.parent ? ` (see ${path} --help)` : " (see chainswe --help)";
+    return super.error(`${path}: ${text}${help}`, unknownFirst ? { ...errorOptions, code: "commander.unknownOption" } : errorOptions);
+  }
+}
+
+/** `chainswe demo run` for the command `run` under `demo`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
 /** File-system errors a user causes (a path that is missing, unreadable or of the wrong kind). */
 const PATH_ERRORS = new Set(["ENOENT", "EACCES", "EISDIR", "ENOTDIR", "EPERM"]);
 
@@ -47,7 +85,8 @@ const PATH_ERRORS = new Set(["ENOENT", "EACCES", "EISDIR", "ENOTDIR", "EPERM"]);
  * prints the stack of every failure.
  */
 export function describeFailure(e: unknown, debug: boolean): { text: string; exitCode: number } {
-  const err = coerceError(e);
+  // typed as Error: the union of two structurally equal classes would narrow to never below
+  const err: Error = databaseUnreachable(e) ?? coerceError(e);
   const path = (err as NodeJS.ErrnoException).path;
   const code = (err as NodeJS.ErrnoException).code;
   const exitCode = err instanceof InputError || (path !== undefined && code !== undefined && PATH_ERRORS.has(code)) ? 2 : 1;
@@ -58,14 +97,19 @@ export function describeFailure(e: unknown, debug: boolean): { text: string; exi
   return { text: `chainswe: ${err.stack ?? err.message}`, exitCode };
 }
 
-export async function main(argv: string[]): Promise<void> {
-  const program = new Command("chainswe")
+/** The program with the commands `argv` needs registered (every command when it names none). */
+export async function chainsweProgram(argv: string[]): Promise<Command> {
+  const program = new ChainsweCommand("chainswe")
     .description("ChainSWE benchmark: replay chains of dependent bug fixes in Docker and grade them")
     .option("--debug", "print the stack trace of any failure")
-    .showHelpAfterError()
     // commander's own usage errors (unknown or missing option) are thrown here, for exit 2
     .exitOverride();
   for (const register of await Promise.all(commandModules(argv).map((load) => load()))) register(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = await chainsweProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (e) {

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { splitSchema } from "@/core/schemas/columns";
+import { fetchFrom } from "./network";
 import { modeOption, parseOptions, positiveOption, readableFile } from "./options";
 
 export type SubmitFlags = {
@@ -117,11 +118,11 @@ async function follow(base: string, id: string, headers: Record<string, string>,
   for (;;) {
     let res: Response;
     try {
-      res = await io.fetch(`${base}/api/v1/submissions/${encodeURIComponent(id)}`, { headers });
+      res = await fetchFrom("the portal", io.fetch, `${base}/api/v1/submissions/${encodeURIComponent(id)}`, { headers });
     } catch (e) {
       // the portal restarting is no reason to give up on an evaluation that goes on
       if (++failures > 30) throw e;
-      io.err(`(portal unreachable: ${(e as Error).message}; retrying)\n`);
+      io.err(`(${(e as Error).message}; retrying)\n`);
       await io.sleep(pollMs);
       continue;
     }
@@ -197,7 +198,7 @@ export async function runSubmit(file: string, flags: SubmitFlags, io: SubmitIo =
   }
   form.append("predictions", blob, basename(file)); // last, so the portal has the fields before the file streams
 
-  const res = await io.fetch(`${base}/api/v1/submissions`, { method: "POST", headers, body: form });
+  const res = await fetchFrom("the portal", io.fetch, `${base}/api/v1/submissions`, { method: "POST", headers, body: form });
   const body = await readJson<Created & ErrorBody>(res);
   if (res.status !== 201 || !body?.id) {
     io.err(`chainswe submit: refused (${res.status}): ${body?.error ?? "the portal's answer was not JSON"}\n`);

@@ -15,6 +15,7 @@ import type { Command } from "commander";
 import { env } from "@/env";
 import { assertEngine, defaultLimits, removeLiveSandboxes } from "@/evaluator/sandbox";
 import { z } from "zod";
+import { assertDatabase, assertRedis } from "./network";
 import { chainIdsOption, intOption, modeOption, parseOptions, positiveOption, readableFile, UsageError } from "./options";
 
 const redisOption = z.string().regex(/^rediss?:\/\//, "expected a redis:// URL");
@@ -81,6 +82,7 @@ async function workerCommand(raw: Record<string, unknown>): Promise<void> {
   const redisUrl = flags.redis ?? (e.CHAINSWE_QUEUE === "bullmq" ? e.REDIS_URL : undefined);
   if (redisUrl) {
     // the distributed worker: Redis and a Docker engine, never the database
+    await assertRedis(redisUrl);
     const { startDistributedWorker } = await import("@/jobs/distributed/worker");
     // without an engine it still runs: its chains fail as retryable environment errors, never as grades
     await assertEngine().catch((err: unknown) => logLine(`${(err as Error).message}; its chains will fail as environment errors and be retried`));
@@ -95,6 +97,7 @@ async function workerCommand(raw: Record<string, unknown>): Promise<void> {
     await untilStopped(() => worker.stop({ release: true }));
     return;
   }
+  await assertDatabase();
   const { startWorkerPool } = await import("@/jobs/queue");
   const { portalLoaders } = await import("@/lib/site/queue-loaders");
   await assertEngine();
@@ -116,6 +119,8 @@ async function dispatcherCommand(raw: Record<string, unknown>): Promise<void> {
   const e = env();
   const redisUrl = flags.redis ?? e.REDIS_URL;
   if (!redisUrl) throw new UsageError("dispatcher", [{ field: "--redis", message: "give --redis or set REDIS_URL" }]);
+  await assertRedis(redisUrl);
+  await assertDatabase();
   const { startDispatcher } = await import("@/jobs/distributed/dispatcher");
   const { DEFAULT_QUEUE_POLICY } = await import("@/jobs/queue");
   const { portalLoaders } = await import("@/lib/site/queue-loaders");

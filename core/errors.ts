@@ -99,6 +99,53 @@ export class EnvironmentError extends Error {
   }
 }
 
+/** Error codes of a server that did not answer: refused, unknown host, unreachable, timed out, cut off. */
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET"]);
+
+/**
+ * Why a connection failed, in one phrase: fetch's "fetch failed" hides the reason
+ * in its cause, and a name that resolves to several addresses fails with an
+ * AggregateError whose own message is empty.
+ */
+export function networkCause(e: unknown): string {
+  const err = coerceError(e);
+  const inner = (err as Error & { cause?: unknown }).cause;
+  if (err.message === "fetch failed" && inner !== undefined) return networkCause(inner);
+  if (err instanceof AggregateError && err.errors.length) return networkCause(err.errors[0]);
+  const code = (err as NodeJS.ErrnoException).code;
+  return err.message || code || err.name;
+}
+
+/** Whether `e` (or the error it wraps) is a connection that failed, as opposed to an answer. */
+export function isNetworkError(e: unknown): boolean {
+  for (let err: unknown = e, depth = 0; err instanceof Error && depth < 4; err = (err as Error & { cause?: unknown }).cause, depth++) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== undefined && NETWORK_CODES.has(code)) return true;
+    if (err instanceof AggregateError && err.errors.some(isNetworkError)) return true;
+  }
+  return false;
+}
+
+/** A server the command talks to (a portal, Redis, the database) did not answer: named with its address and the cause. */
+export class UnreachableError extends EnvironmentError {
+  constructor(what: string, address: string, cause: unknown) {
+    super(`cannot reach ${what} at ${address}: ${networkCause(cause)}`, { cause });
+    this.name = "UnreachableError";
+  }
+}
+
+/** A URL fit to print: its password (and a token in the query) replaced by `***`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    for (const key of [...u.searchParams.keys()]) if (/pass|token|secret|key/i.test(key)) u.searchParams.set(key, "***");
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]+):[^@/]*@/, "//$1:***@");
+  }
+}
+
 /** Normalize anything thrown into an Error (after graphile-worker's coerceError). */
 export function coerceError(err: unknown): Error {
   if (err instanceof Error) return err;

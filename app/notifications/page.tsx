@@ -31,6 +31,7 @@ export default async function NotificationsPage() {
         columns={[
           { header: "What", cell: (n) => <Link href={submissionPageUrl(n.submission.id)}>{notificationHeadline(n.event, n.submission.system)}</Link> },
           { header: "Mode", cell: (n) => n.submission.mode },
+          { header: "Run", cell: (n) => `run ${n.submission.run} · dataset ${n.submission.datasetVersion}` },
           { header: "Team", cell: (n) => <Link href={`/teams/${n.team.slug}`}>{n.team.name}</Link> },
           { header: "Reason", cell: (n) => n.reason ?? "" },
           { header: "When", cell: (n) => <UtcTime date={n.createdAt} /> },

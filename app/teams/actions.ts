@@ -8,7 +8,7 @@ import { getViewer } from "@/lib/auth/viewer";
 import { systemFormInput } from "@/lib/teams/systems";
 import { SYSTEM_FIELDS } from "@/lib/teams/system-fields";
 import { answerInvitation, invitationAnswerSchema, inviteMember, inviteSchema } from "@/lib/teams/invitations";
-import { createSystem, createTeam, memberRoleSchema, removeMember, setMemberRole, updateSystem } from "@/lib/teams/data";
+import { createSystem, createTeam, memberRoleSchema, removeMember, setMemberRole, systemInputSchema, systemWarnings, updateSystem } from "@/lib/teams/data";
 import { removeWebhook, rotateWebhookSecret, saveWebhook, sendTestDelivery, webhookIntentSchema } from "@/lib/notifications/webhooks";
 
 type WebhookSecret = { secret: string | null };
@@ -36,7 +36,8 @@ export const createSystemAction = formAction({ bound: 1 }, async (slug: string, 
     return failure(e, formValues(form, SYSTEM_FIELDS));
   }
   refresh();
-  return ok(null, `System "${input.name.trim()}" created.`);
+  const warnings = systemWarnings(systemInputSchema.parse(input)).map((w) => ` Warning: ${w}.`);
+  return ok(null, `System "${input.name.trim()}" created.${warnings.join("")}`);
 });
 
 export const updateSystemAction = formAction({ bound: 2 }, async (slug: string, systemId: string, _prev: ActionResult, form: FormData): Promise<ActionResult> => {

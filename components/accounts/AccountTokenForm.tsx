@@ -3,6 +3,7 @@ import { useActionState } from "react";
 import { API_TOKEN_SCOPES } from "@/core/schemas/columns";
 import { IDLE, fieldError, type ActionResult, type FormAction } from "@/lib/forms/result";
 import { FormMessage, TextField } from "@/components/ui/form";
+import { CopyButton } from "@/components/ui/CopyButton";
 
 const SCOPE_HINTS: Record<(typeof API_TOKEN_SCOPES)[number], string> = {
   submit: "upload predictions for your teams",
@@ -20,7 +21,8 @@ export function AccountTokenForm({ create }: { create: FormAction<{ name: string
           <p>
             New token <strong>{result.data.name}</strong>: copy it now, it will not be shown again.
           </p>
-          <input readOnly aria-label="New API token" value={result.data.token} onFocus={(e) => e.currentTarget.select()} className="token-value" />
+          <input readOnly aria-label="New API token" value={result.data.token} onFocus={(e) => e.currentTarget.select()} className="token-value" />{" "}
+          <CopyButton text={result.data.token} label="Copy token" />
         </div>
       )}
       <form className="stack" action={action}>

@@ -1,9 +1,10 @@
 /**
  * A bug's problem statement: untrusted text from an issue tracker, rendered as
- * text (React escapes it; it is never parsed as HTML or Markdown), in a
+ * Markdown (fences, code, lists, links) and never as HTML (UntrustedMarkdown), in a
  * collapsible block whose summary is its first line.
  */
 import { problemTitle } from "@/lib/dataset/view";
+import { UntrustedMarkdown } from "@/components/ui/UntrustedMarkdown";
 
 export function DatasetProblemStatement({ text, open = false }: { text: string; open?: boolean }) {
   return (
@@ -12,7 +13,7 @@ export function DatasetProblemStatement({ text, open = false }: { text: string; 
         Problem statement: <span className="problem-title">{problemTitle(text)}</span>
       </summary>
       <div className="problem-text" data-testid="problem-statement">
-        {text}
+        <UntrustedMarkdown text={text} />
       </div>
     </details>
   );

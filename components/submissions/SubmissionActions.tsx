@@ -5,7 +5,7 @@
  * (lib/submissions/visibility.ts availableActions); the server checks again on submit.
  * Works without JavaScript as plain form posts; with it, refusals show beside the form.
  */
-import { useActionState } from "react";
+import { useActionState, useId, useState } from "react";
 import { IDLE, type ActionResult, type FormAction } from "@/lib/forms/result";
 import type { SubmissionActions as Allowed } from "@/lib/submissions/visibility";
 
@@ -98,7 +98,39 @@ function PlainButton({ label, act }: { label: string; act: FormAction }) {
   );
 }
 
-export function SubmissionActions({ actions, allowed }: { actions: SubmissionActionFns; allowed: Allowed }) {
+/**
+ * A button whose action cannot be taken back: the first click only shows what it
+ * will do (`warning`) and asks again; the action runs from the second button.
+ */
+function ConfirmedButton({ label, confirmLabel, warning, act }: { label: string; confirmLabel: string; warning: string; act: FormAction }) {
+  const [result, submit, pending] = useActionState<ActionResult, FormData>(act, IDLE);
+  const [asking, setAsking] = useState(false);
+  const id = useId();
+  if (!asking || result.status === "ok") {
+    return (
+      <span className="inline-action">
+        <button type="button" className="secondary" onClick={() => setAsking(true)} disabled={pending || result.status === "ok"}>
+          {label}
+        </button>{" "}
+        <Outcome result={result} />
+      </span>
+    );
+  }
+  return (
+    <form action={submit} className="confirm-action" role="group" aria-labelledby={`${id}-warning`}>
+      <p id={`${id}-warning`}>{warning}</p>
+      <button type="submit" disabled={pending}>
+        {confirmLabel}
+      </button>{" "}
+      <button type="button" className="secondary" onClick={() => setAsking(false)} disabled={pending}>
+        Cancel
+      </button>{" "}
+      <Outcome result={result} />
+    </form>
+  );
+}
+
+export function SubmissionActions({ actions, allowed, rerunWarning }: { actions: SubmissionActionFns; allowed: Allowed; rerunWarning: string }) {
   const team = allowed.cancel || allowed.request_publication || allowed.withdraw || allowed.delete;
   const review = allowed.approve || allowed.reject || allowed.rerun;
   if (!team && !review) return null;
@@ -116,7 +148,7 @@ export function SubmissionActions({ actions, allowed }: { actions: SubmissionAct
       {review && (
         <div className="action-row">
           {allowed.approve && <VisibilityButton visibility={actions.visibility} action="approve" label="Approve" />}
-          {allowed.rerun && <PlainButton label="Re-run" act={actions.rerun} />}
+          {allowed.rerun && <ConfirmedButton label="Re-run…" confirmLabel="Re-run from scratch" warning={rerunWarning} act={actions.rerun} />}
         </div>
       )}
       {allowed.reject && <RejectForm visibility={actions.visibility} />}

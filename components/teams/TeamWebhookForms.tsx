@@ -3,6 +3,7 @@ import { useActionState } from "react";
 import { FormMessage, TextField } from "@/components/ui/form";
 import { IDLE, type ActionResult } from "@/lib/forms/result";
 import type { WebhookView } from "@/lib/notifications/webhooks";
+import { CopyButton } from "@/components/ui/CopyButton";
 
 type Secret = { secret: string | null };
 type Action = (prev: ActionResult<Secret>, form: FormData) => Promise<ActionResult<Secret>>;
@@ -13,7 +14,8 @@ function SecretOnce({ result }: { result: ActionResult<Secret> }) {
   return (
     <div className="token-once" role="status">
       <p>Webhook secret: copy it now, it will not be shown again. Deliveries are signed with it (X-ChainSWE-Signature).</p>
-      <input readOnly aria-label="Webhook secret" value={result.data.secret} onFocus={(e) => e.currentTarget.select()} className="token-value" />
+      <input readOnly aria-label="Webhook secret" value={result.data.secret} onFocus={(e) => e.currentTarget.select()} className="token-value" />{" "}
+      <CopyButton text={result.data.secret} label="Copy secret" />
     </div>
   );
 }

@@ -1,5 +1,9 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readBundle } from "./archive";
 import { gradedWithLog } from "@/evaluator/regrade/test-fixtures";
 import { runSummary } from "@/core/scoring/test-fixtures";
 import { chainSchema } from "@/core/schemas/dataset";
@@ -129,6 +133,22 @@ describe("reproducibility bundle", () => {
     expect(problems).toContainEqual({ file: "summary.json", problem: "listed in the manifest but missing" });
     expect(problems).toContainEqual({ file: "extra.txt", problem: "not listed in the manifest" });
     expect(problems.some((p) => p.file === "results.jsonl line 3")).toBe(true);
+  });
+
+  it("a bundle repacked with `tar -C dir -c .` (every entry named ./…) reads and verifies as the original", async () => {
+    const files = makeBundle();
+    const dir = mkdtempSync(join(tmpdir(), "chainswe-bundle-dot-"));
+    const unpacked = join(dir, "unpacked");
+    for (const [path, data] of files) {
+      mkdirSync(dirname(join(unpacked, path)), { recursive: true });
+      writeFileSync(join(unpacked, path), data);
+    }
+    const archive = join(dir, "repacked.tar.gz");
+    execFileSync("tar", ["-C", unpacked, "-czf", archive, "."]);
+    expect(execFileSync("tar", ["-tzf", archive], { encoding: "utf8" })).toMatch(/^\.\/summary\.json$/m);
+    const read = await readBundle(archive);
+    expect([...read.keys()].sort()).toEqual([...files.keys()].sort());
+    expect(verifyBundle(read)).toEqual({ bugs: 2, regraded: 2, problems: [] });
   });
 
   it("firstDifference names the path", () => {

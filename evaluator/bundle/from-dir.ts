@@ -3,30 +3,53 @@
  * summary and logs, the dataset and predictions files the run named (checked
  * against the sha256 summary.json recorded), and the images' facts.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256File, loadDataset } from "@/evaluator/dataset";
 import { bugLogDir, loadRunResults } from "@/evaluator/replay/output";
 import { InputError } from "@/core/errors";
-import { bugKey, bundleFiles } from "./bundle";
+import { bugKey, bundleFiles, environmentSchema } from "./bundle";
 import { imageFacts } from "./environment";
 
 const readOrNull = (path: string) => readFile(path, "utf8").catch(() => null);
 
-/** The run's file (dataset or predictions) as summary.json names it, or as given; its sha256 must be the recorded one. */
-async function runFile(what: "dataset" | "predictions", recorded: { path: string; sha256: string }, given: string | undefined): Promise<string> {
-  const path = given ?? recorded.path;
+const exists = (path: string) => stat(path).then((s) => s.isFile(), () => false);
+
+/**
+ * The run's file (dataset or predictions): as given, else as summary.json names it, else
+ * the copy beside it (`dataset.jsonl`, `predictions.jsonl` in an extracted bundle, whose
+ * summary names a dataset version and a submission, not files). Its sha256 must be one
+ * the run recorded: summary.json's, or for an extracted bundle's dataset.jsonl (the
+ * version's records, not the file it was imported from) environment.json's.
+ */
+async function runFile(dir: string, what: "dataset" | "predictions", recorded: { path: string; sha256: string }, also: string[], given: string | undefined): Promise<{ path: string; text: string }> {
+  const beside = join(dir, `${what}.jsonl`);
+  const path = given ?? ((await exists(recorded.path)) || !(await exists(beside)) ? recorded.path : beside);
   const hash = await sha256File(path).catch(() => null);
   if (hash === null) throw new InputError("bundle", [{ line: 0, field: `--${what}`, message: `${path} cannot be read; give the run's ${what} file with --${what}` }]);
-  if (hash !== recorded.sha256) throw new InputError("bundle", [{ line: 0, field: `--${what}`, message: `${path} is not the ${what} file this run used (its sha256 differs from summary.json's)` }]);
-  return readFile(path, "utf8");
+  if (hash !== recorded.sha256 && !also.includes(hash)) {
+    throw new InputError("bundle", [{ line: 0, field: `--${what}`, message: `${path} is not the ${what} file this run used (its sha256 differs from summary.json's)` }]);
+  }
+  return { path, text: await readFile(path, "utf8") };
+}
+
+/** The sha256 environment.json records for the dataset of an extracted bundle, if `dir` is one. */
+async function bundledDatasetSha256(dir: string): Promise<string[]> {
+  const text = await readOrNull(join(dir, "environment.json"));
+  if (text === null) return [];
+  try {
+    return [environmentSchema.parse(JSON.parse(text)).dataset.sha256];
+  } catch {
+    return [];
+  }
 }
 
 export async function bundleFromDir(dir: string, opts: { dataset?: string; predictions?: string } = {}): Promise<Map<string, Buffer>> {
   const { summary, bugs } = await loadRunResults(dir);
-  const datasetJsonl = await runFile("dataset", summary.dataset, opts.dataset);
-  const predictionsJsonl = await runFile("predictions", summary.predictions, opts.predictions);
-  const dataset = await loadDataset(opts.dataset ?? summary.dataset.path);
+  const datasetFile = await runFile(dir, "dataset", summary.dataset, await bundledDatasetSha256(dir), opts.dataset);
+  const datasetJsonl = datasetFile.text;
+  const predictionsJsonl = (await runFile(dir, "predictions", summary.predictions, [], opts.predictions)).text;
+  const dataset = await loadDataset(datasetFile.path);
   const logs = new Map<string, { log: string | null; modelPatch: string }>();
   for (const b of bugs) {
     const d = bugLogDir(dir, b.continuous_id, b.order);

@@ -12,7 +12,13 @@ export async function tarOf(files: Record<string, string | Buffer>): Promise<Buf
   return Buffer.concat(chunks);
 }
 
-/** The regular files of a tar stream, by their name in the archive (e.g. `states/1.diff`). */
+/**
+ * An entry's path as the reader means it: `tar -C dir -c .` names every entry
+ * `./a/b`, other packers `a/b`; both are `a/b` here.
+ */
+export const archiveEntryPath = (name: string) => name.replace(/^(?:\.\/)+/, "");
+
+/** The regular files of a tar stream, by their path in the archive (e.g. `states/1.diff`, also for `./states/1.diff`). */
 export async function filesOfTar(stream: NodeJS.ReadableStream): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   const extract = tar.extract();
@@ -21,7 +27,7 @@ export async function filesOfTar(stream: NodeJS.ReadableStream): Promise<Map<str
       const chunks: Buffer[] = [];
       entry.on("data", (c: unknown) => chunks.push(c as Buffer));
       entry.on("end", () => {
-        if (header.type === "file") files.set(header.name, Buffer.concat(chunks));
+        if (header.type === "file") files.set(archiveEntryPath(header.name), Buffer.concat(chunks));
         next();
       });
       entry.on("error", reject);

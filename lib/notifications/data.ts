@@ -16,7 +16,8 @@ export type NotificationRow = {
   createdAt: Date;
   unread: boolean;
   team: { slug: string; name: string };
-  submission: { id: string; system: string; mode: Mode };
+  /** which run of its entry (1 for a single run) and of which dataset version the notification is about */
+  submission: { id: string; system: string; mode: Mode; run: number; datasetVersion: string };
 };
 
 export const isUnread = (createdAt: Date, readAt: Date | null): boolean => !readAt || createdAt > readAt;
@@ -41,7 +42,7 @@ export async function listNotifications(viewer: Viewer | null, limit = 100): Pro
         reason: true,
         createdAt: true,
         team: { select: { slug: true, name: true } },
-        submission: { select: { id: true, mode: true, system: { select: { name: true } } } },
+        submission: { select: { id: true, mode: true, run: true, datasetVersion: { select: { version: true } }, system: { select: { name: true } } } },
       },
     }),
     readAt(viewer),
@@ -53,7 +54,13 @@ export async function listNotifications(viewer: Viewer | null, limit = 100): Pro
     createdAt: r.createdAt,
     unread: isUnread(r.createdAt, read),
     team: r.team,
-    submission: { id: r.submission.id, system: r.submission.system.name, mode: modeSchema.parse(r.submission.mode) },
+    submission: {
+      id: r.submission.id,
+      system: r.submission.system.name,
+      mode: modeSchema.parse(r.submission.mode),
+      run: r.submission.run,
+      datasetVersion: r.submission.datasetVersion.version,
+    },
   }));
 }
 

@@ -121,6 +121,8 @@ describe("notifications are made", () => {
       ["publication_approved", id, true],
       ["evaluation_completed", id, true],
     ]);
+    // which run of which dataset version each is about
+    expect(rows[0]!.submission).toMatchObject({ run: 1, datasetVersion: "v1" });
     expect(await data.unreadNotificationCount(member)).toBeGreaterThanOrEqual(2);
     expect(await data.listNotifications(reviewer)).toEqual([]);
     await data.markAllNotificationsRead(member, new Date(Date.now() + 1000));
@@ -216,7 +218,9 @@ describe("webhook deliveries", () => {
   });
 
   it("refuse private addresses unless allowed, when saved and when sent", async () => {
-    await expect(webhooks.saveWebhook(admin, "alpha", { url: "http://127.0.0.1:9/hook" }, false)).rejects.toThrow(/refused: 127.0.0.1 is in 127.0.0.0\/8, loopback/);
+    await expect(webhooks.saveWebhook(admin, "alpha", { url: "http://127.0.0.1:9/hook" }, false)).rejects.toThrow(
+      "url: refused: 127.0.0.1 is in 127.0.0.0/8, loopback (RFC 1122). The site posts only to public addresses; its operator can allow private ones with the setting CHAINSWE_WEBHOOK_ALLOW_PRIVATE=true",
+    );
     await expect(webhooks.saveWebhook(admin, "alpha", { url: "ftp://example.org/hook" }, false)).rejects.toThrow();
     await expect(webhooks.saveWebhook(member, "alpha", { url: "https://example.org/hook" }, false)).rejects.toBeInstanceOf(ForbiddenError);
     // saved while allowed, sent while not: refused without connecting

@@ -31,6 +31,10 @@ export type WebhookIntent = z.infer<typeof webhookIntentSchema>;
 
 const WHAT = "manage its webhook";
 
+/** Why a private address is refused and the operator's setting that allows it (an intranet deployment). */
+export const PRIVATE_ADDRESSES_SETTING =
+  "The site posts only to public addresses; its operator can allow private ones with the setting CHAINSWE_WEBHOOK_ALLOW_PRIVATE=true";
+
 async function adminTeam(viewer: Viewer | null, slug: string): Promise<{ viewer: Viewer; teamId: string }> {
   const t = await teamForChange(viewer, slug);
   assertTeamAdmin(t.viewer, t.teamId, WHAT);
@@ -42,7 +46,7 @@ export async function saveWebhook(viewer: Viewer | null, slug: string, input: z.
   const { teamId } = await adminTeam(viewer, slug);
   const { url } = webhookInputSchema.parse(input);
   const problem = webhookHostProblem(url, allowPrivate, allowPrivate ? [] : machineAddresses());
-  if (problem) throw new FieldError("url", `refused: ${problem}`);
+  if (problem) throw new FieldError("url", `refused: ${problem}. ${PRIVATE_ADDRESSES_SETTING}`);
   const secret = newWebhookSecret();
   const existing = await db.teamWebhook.findUnique({ where: { teamId }, select: { teamId: true } });
   await db.teamWebhook.upsert({ where: { teamId }, create: { teamId, url, secret }, update: { url } });

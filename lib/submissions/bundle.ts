@@ -5,7 +5,7 @@
  * each model.patch) are in it for the team and reviewers only, as with the
  * predictions download; the rest verifies without them.
  */
-import { bugKey, bundleFiles } from "@/evaluator/bundle";
+import { bugKey, bundleFiles, sha256 } from "@/evaluator/bundle";
 import { bundleArchive } from "@/evaluator/bundle/archive";
 import { imageFacts } from "@/evaluator/bundle/environment";
 import type { Viewer } from "@/lib/authz";
@@ -13,7 +13,7 @@ import { db } from "@/db/client";
 import { getChains } from "@/lib/dataset/data";
 import { FieldError } from "@/core/errors";
 import { readableSubmission } from "@/lib/submissions/access";
-import { predictionsJsonl } from "@/lib/submissions/downloads";
+import { storedPredictionsJsonl } from "@/lib/submissions/downloads";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 
 export async function submissionBundle(viewer: Viewer | null, id: string): Promise<{ filename: string; archive: Buffer }> {
@@ -21,12 +21,16 @@ export async function submissionBundle(viewer: Viewer | null, id: string): Promi
   if (access.status !== "completed") throw new FieldError("id", `submission ${id} is ${access.status}: a bundle holds a completed evaluation`);
   const run = (await runResultsForSubmission(id))!;
   const withPatches = access.role.team || access.role.reviewer;
-  const [rows, predictions, sub] = await Promise.all([
+  const [rows, jsonl, sub] = await Promise.all([
     db.bugResult.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, log: true } }),
-    // the patches only for those who may have them; the JSONL download's own lines, read once
-    withPatches ? predictionsJsonl(viewer, id) : null,
+    // the JSONL download's own lines, read once: hashed for everyone, given only to those who may have the patches
+    storedPredictionsJsonl(id),
     db.submission.findUniqueOrThrow({ where: { id }, select: { datasetVersion: { select: { version: true } } } }),
   ]);
+  const predictions = withPatches ? jsonl : null;
+  // the sha256 of the bundle's predictions.jsonl, as `chainswe evaluate` records its predictions file's:
+  // `chainswe bundle` on the extracted folder checks the predictions it is given against it
+  const summary = { ...run.summary, predictions: { ...run.summary.predictions, sha256: sha256(jsonl) } };
   const patches = new Map(
     (predictions ?? "")
       .split("\n")
@@ -41,7 +45,7 @@ export async function submissionBundle(viewer: Viewer | null, id: string): Promi
   const chains = (await getChains(name)).filter((c) => population.has(c.continuous_id));
   const graded = new Set(run.bugs.map((b) => b.continuous_id));
   const files = bundleFiles({
-    summary: run.summary,
+    summary,
     bugs: run.bugs,
     logs,
     predictionsJsonl: predictions,

@@ -48,6 +48,11 @@ export async function bugTrajectoryLog(viewer: Viewer | null, id: string, contin
 export async function predictionsJsonl(viewer: Viewer | null, id: string): Promise<string> {
   const access = await readableSubmission(viewer, id);
   if (!access.role.team && !access.role.reviewer) throw new NotFoundError("predictions");
+  return storedPredictionsJsonl(id);
+}
+
+/** The submission's predictions as the JSONL download gives them, for callers that checked who may have them (or only hash them). */
+export async function storedPredictionsJsonl(id: string): Promise<string> {
   const sub = await db.submission.findUniqueOrThrow({
     where: { id },
     select: {

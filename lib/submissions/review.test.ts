@@ -189,6 +189,22 @@ describe("rerunSubmission", () => {
     expect(await queue.completeJob({ jobId: fresh.jobId, workerId: fresh.leaseOwner, bugs: stale })).toMatchObject({ accepted: true });
   });
 
+  it("keeps the results it replaces as an earlier attempt: each bug's row and log, the status and end, who re-ran it", async () => {
+    const id = await completed();
+    const before = await t.db.bugResult.findMany({ where: { submissionId: id }, orderBy: [{ continuousId: "asc" }, { order: "asc" }] });
+    const ended = await t.db.submission.findUniqueOrThrow({ where: { id }, select: { status: true, finishedAt: true } });
+    expect(before.length).toBeGreaterThan(0);
+    await vis.rerunSubmission(reviewer, id);
+    const [one] = await t.db.earlierAttempt.findMany({ where: { submissionId: id } });
+    expect(one).toMatchObject({ attempt: 1, status: ended.status, finishedAt: ended.finishedAt, replacedById: reviewer.id, bugsGraded: before.length, bugsResolved: before.filter((b) => b.resolved).length });
+    const kept = one!.results.trimEnd().split("\n").map((l) => JSON.parse(l) as { continuousId: string; order: number; resolved: boolean });
+    expect(kept.map((r) => [r.continuousId, r.order, r.resolved])).toEqual(before.map((b) => [b.continuousId, b.order, b.resolved]));
+    expect(JSON.parse(one!.logs)).toEqual(Object.fromEntries(before.map((b) => [`${b.continuousId}/${b.order}`, b.log])));
+    // a second re-run of what is still queued keeps nothing more (nothing graded), a later one numbers on
+    await vis.rerunSubmission(reviewer, id);
+    expect(await t.db.earlierAttempt.count({ where: { submissionId: id } })).toBe(1);
+  });
+
   it("is refused to a reviewer on the submitting team", async () => {
     const id = await completed();
     await refusedUnchanged(id, () => vis.rerunSubmission(teamReviewer, id), ForbiddenError, /own team/);

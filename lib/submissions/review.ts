@@ -59,8 +59,8 @@ export async function changeVisibility(viewer: Viewer | null, id: string, input:
 }
 
 /**
- * A reviewer's re-run: the submission's results go, every chain is queued
- * again from scratch. A worker still replaying a chain holds a lease that no
+ * A reviewer's re-run: the submission's results are kept as an earlier attempt
+ * and every chain is queued again from scratch. A worker still replaying a chain holds a lease that no
  * longer matches (leaseOwner reset to null), so its heartbeat, progress and
  * hand-in are all refused (jobs/queue/complete.ts).
  */
@@ -70,7 +70,7 @@ export async function rerunSubmission(viewer: Viewer | null, id: string, now: Da
   const conflict = decisionConflict(s.role);
   if (conflict) throw new ForbiddenError(conflict);
   return db.$transaction(async (tx) => {
-    const jobs = await requeueEvaluation(tx, id, now);
+    const jobs = await requeueEvaluation(tx, id, now, viewer?.id ?? null);
     await tx.auditLog.create({ data: { actorId: viewer?.id ?? null, action: "submission_rerun", targetType: "submission", targetId: id } });
     return { jobs };
   });

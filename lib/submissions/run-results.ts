@@ -95,6 +95,8 @@ export async function runResultsForSubmission(submissionId: string): Promise<Run
       system: sub.system.name,
       mode,
       dataset: { path: `dataset version ${sub.datasetVersion.version}${mini ? ", Mini split" : ""}`, sha256: sub.datasetVersion.sha256, chains: allChains },
+      // hashing the predictions means reading every patch: left to the one place that writes them out as a file,
+      // the bundle (lib/submissions/bundle.ts), which records the sha256 of its predictions.jsonl
       predictions: { path: `submission ${submissionId}`, sha256: "" },
       chains_selected: selected.length === allChains.length ? null : selected,
       started_at: sub.createdAt.toISOString(),

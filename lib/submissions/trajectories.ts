@@ -16,6 +16,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
+import { archiveEntryPath } from "@/evaluator/sandbox/tar";
 import { formatBytes } from "@/core/format";
 import { runOffThread } from "@/lib/submissions/predictions-off-thread";
 import { pathSegment } from "@/core/trajectory/layout";
@@ -58,7 +59,7 @@ export async function readTrajectoryArchive(file: string, name: string, maxUnpac
   const leftOut: string[] = [];
   const extract = tar.extract();
   extract.on("entry", (header, stream, next) => {
-    const path = header.name.replace(/^(?:\.\/)+/, "");
+    const path = archiveEntryPath(header.name);
     const wanted = header.type === "file" && TRAJECTORY_ENTRY.test(path) && !/(?:^|\/)memory\//.test(path);
     if (header.type !== "directory" && !wanted && !/(?:^|\/)memory(?:\/|$)/.test(path)) leftOut.push(path);
     const chunks: Buffer[] = [];

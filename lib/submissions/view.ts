@@ -75,6 +75,8 @@ export type SubmissionView = {
   graders: GraderUse[];
   /** the latest re-grade from stored logs and what it changed; null if never re-graded */
   lastRegrade: SubmissionRegrade | null;
+  /** the evaluations reviewers' re-runs replaced, oldest first (their results kept, not shown as the submission's) */
+  earlierAttempts: EarlierAttemptView[];
   /** what this viewer may do here (the page's buttons and links) */
   actions: SubmissionActions;
   /**
@@ -89,6 +91,8 @@ export type SubmissionView = {
   /** SPEC §7: the uploaded trajectories and the bugs the shortcut scan flagged; null when none were sent */
   trajectories: SubmissionTrajectories | null;
 };
+
+export type EarlierAttemptView = { attempt: number; status: string; finishedAt: Date | null; replacedAt: Date; bugsGraded: number; bugsResolved: number };
 
 export type SubmissionTrajectories = {
   bugs: number;
@@ -154,6 +158,11 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     resultRows(id),
   ]);
   if (!progress) throw new NotFoundError("submission");
+  const earlierAttempts = await db.earlierAttempt.findMany({
+    where: { submissionId: id },
+    orderBy: { attempt: "asc" },
+    select: { attempt: true, status: true, finishedAt: true, replacedAt: true, bugsGraded: true, bugsResolved: true },
+  });
   const byKey = new Map(rows.map((r) => [`${r.continuousId}\0${r.order}`, r]));
   const chains: ChainResultsView[] = progress.jobs.map((j) => ({
     continuousId: j.continuousId,
@@ -185,6 +194,7 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     scores: scoreChains(modeSchema.parse(row.mode), verdicts),
     graders: graderUses(rows),
     lastRegrade: parseLastRegrade(row.lastRegrade),
+    earlierAttempts,
     actions: availableActions(access.role, access.visibility, access.status),
     entry: { run: row.run, runs: await entryRuns(viewer, row.runOfId ?? row.id, system.team.id) },
     manifest: row.manifest === null ? null : parseColumn(runManifestSchema, row.manifest, "Submission.manifest"),

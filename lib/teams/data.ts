@@ -21,7 +21,7 @@ import { systemRowSelect, teamSlug, toSystemRow, type SystemRow } from "@/lib/te
 import { sentInvitations, type SentInvitation } from "@/lib/teams/invitations";
 import type { Viewer } from "@/lib/accounts/users";
 
-export { createSystem, updateSystem, systemInputSchema, type SystemInput, type SystemRow } from "@/lib/teams/systems";
+export { createSystem, updateSystem, systemInputSchema, systemWarnings, type SystemInput, type SystemRow } from "@/lib/teams/systems";
 
 // ---------------------------------------------------------------- inputs
 

@@ -180,6 +180,19 @@ function nameTaken(name: string): FieldError {
   return new FieldError("name", `the team already has a system named "${name}"`);
 }
 
+/**
+ * What is odd but allowed in a system's description, said once it is saved: a
+ * training cutoff after the release date (a model is not trained on what came
+ * after its release; the "after its cutoff" window trusts the cutoff).
+ */
+export function systemWarnings(input: { releaseDate?: string | null; trainingCutoff?: string | null }): string[] {
+  const { releaseDate, trainingCutoff } = input;
+  if (releaseDate && trainingCutoff && trainingCutoff > releaseDate) {
+    return [`the training cutoff (${trainingCutoff}) is after the release date (${releaseDate}): check both; "after its cutoff" views use the cutoff`];
+  }
+  return [];
+}
+
 /** A new system of the team (any member); a name the team already uses is a FieldError on "name". */
 export async function createSystem(viewer: Viewer | null, teamSlugValue: string, input: SystemInput): Promise<{ id: string }> {
   const team = await db.team.findUnique({ where: { slug: teamSlugValue }, select: { id: true } });

@@ -16,12 +16,13 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { reportSchema } from "@/core/analysis/report";
+import { sha256 } from "@/evaluator/bundle";
 import { bundleArchive, readBundle } from "@/evaluator/bundle/archive";
 import { DEMO_DATASET, demoPredictionFiles, ensureDemoImages } from "@/cli/demo";
 import { loadDataset, loadPredictions, type Dataset } from "@/evaluator/dataset";
 import { evaluate, readResults, readSummary } from "@/evaluator/replay";
 import { defaultLimits } from "@/evaluator/sandbox";
-import { fingerprintSchema } from "@/core/schemas/results";
+import { fingerprintSchema, runSummarySchema } from "@/core/schemas/results";
 import { evaluatedDemoDatabase } from "@/lib/testing/demo-database";
 import { ownSandboxes } from "./engine";
 
@@ -175,6 +176,31 @@ describe("reproducibility bundle (CLI)", () => {
     );
     expect(bad?.code).toBe(1);
     expect(bad?.stdout).toContain(`${path}: changed: its sha256 is not the manifest's`);
+  });
+});
+
+describe("a portal bundle's round trip (CLI)", () => {
+  it("download → extract → verify (repacked with `tar -C dir -c .`) → bundle → verify, the same files again", async () => {
+    // downloaded by a reviewer (patches included) in evaluationDirs; extracted here as a user would
+    const dir = join(outRoot, "round-trip");
+    mkdirSync(dir);
+    await run("tar", ["-C", dir, "-xzf", join(outRoot, "demo-overshoot.seq.tar.gz")]);
+    const summary = runSummarySchema.parse(JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")));
+    expect(summary.predictions.sha256).toBe(sha256(readFileSync(join(dir, "predictions.jsonl"))));
+    const ok = "OK: the manifest, every verdict and every score agree";
+    // packed again as tar packs a directory: every entry named ./…
+    const repacked = join(outRoot, "round-trip.repacked.tar.gz");
+    await run("tar", ["-C", dir, "-czf", repacked, "."]);
+    expect((await run("tar", ["-tzf", repacked])).stdout).toMatch(/^\.\/summary\.json$/m);
+    expect((await run(process.execPath, [...CLI, "verify", repacked], { maxBuffer: 16 * 1024 * 1024 })).stdout).toContain(ok);
+    // the extracted folder bundled again: its own dataset.jsonl and predictions.jsonl, each checked against what the run recorded
+    const again = join(outRoot, "round-trip.again.tar.gz");
+    await run(process.execPath, [...CLI, "bundle", dir, "--out", again]);
+    expect((await run(process.execPath, [...CLI, "verify", again], { maxBuffer: 16 * 1024 * 1024 })).stdout).toContain(ok);
+    const original = await readBundle(join(outRoot, "demo-overshoot.seq.tar.gz"));
+    const rebundled = await readBundle(again);
+    expect([...rebundled.keys()].sort()).toEqual([...original.keys()].sort());
+    for (const [path, data] of original) if (path !== "environment.json" && path !== "manifest.json") expect(rebundled.get(path)?.equals(data), path).toBe(true);
   });
 });
 

@@ -134,3 +134,56 @@ test("a problem statement holding HTML is shown as text, never run", async ({ pa
     sqlite.close();
   }
 });
+
+/** The statement of tests/fixtures/inputs/markdown-problem-dataset.jsonl, checked where a problem statement is shown. */
+async function shownAsMarkdown(page: Page): Promise<void> {
+  const statement = page.getByTestId("problem-statement");
+  // a fence is a code block (its HTML kept as text), backticks are inline code
+  await expect(statement.locator("pre code")).toHaveText("print(to_celsius(212))  # <b>not bold</b>");
+  await expect(statement.locator("p code")).toHaveText("to_celsius");
+  await expect(statement).not.toContainText("```");
+  // a link is followed by no ranking and no opener; a javascript: one goes nowhere
+  const docs = statement.getByRole("link", { name: "the docs" });
+  await expect(docs).toHaveAttribute("href", "https://example.org/units");
+  await expect(docs).toHaveAttribute("rel", /\bnofollow\b.*\bnoopener\b/);
+  expect(await statement.getByText("this", { exact: true }).getAttribute("href")).not.toMatch(/javascript/i);
+  // raw HTML is its text, never elements; an image is not loaded, only linked
+  await expect(statement).toContainText("<script>window.__chainsweXss = 1</script>");
+  await expect(statement).toContainText('<div onclick="window.__chainsweXss = 4">a raw HTML block</div>');
+  await expect(statement.locator("script, img, b, div[onclick]")).toHaveCount(0);
+  await expect(statement.getByRole("link", { name: "[image: diagram]" })).toHaveAttribute("rel", /\bnofollow\b/);
+  await statement.getByText("a raw HTML block", { exact: false }).click();
+  expect(await page.evaluate(() => (window as { __chainsweXss?: number }).__chainsweXss)).toBeUndefined();
+}
+
+test("a problem statement is Markdown (fences, code, links made nofollow), never HTML: on the chain page and the failure page", async ({ page }) => {
+  const version = `md-${Date.now().toString(36)}`;
+  const fixture = join(ROOT, "tests", "fixtures", "inputs", "markdown-problem-dataset.jsonl");
+  chainswe(process.env.E2E_DATABASE_URL!, ["dataset", "import", fixture, "--version", version]);
+  const markdown = (JSON.parse(readFileSync(fixture, "utf8")) as { bug_fixes: { problem_statement: string }[] }).bug_fixes[0]!.problem_statement;
+  const sqlite = new Database(new URL(process.env.E2E_DATABASE_URL!).pathname);
+  // the failure page of a public demo submission, its bug's statement swapped for the fixture's (put back afterwards)
+  const failure = sqlite
+    .prepare(
+      `SELECT s.id, j.continuousId AS chain, b.id AS bug, b.problemStatement AS statement FROM Submission s JOIN EvaluationJob j ON j.submissionId = s.id
+       JOIN DatasetVersion v ON v.id = s.datasetVersionId JOIN Chain c ON c.datasetVersionId = v.id AND c.continuousId = j.continuousId
+       JOIN Bug b ON b.chainId = c.id AND b."order" = 1 WHERE s.visibility = 'public' AND s.status = 'completed' AND v.version = ? LIMIT 1`,
+    )
+    .get(DEMO_VERSION) as { id: string; chain: string; bug: number; statement: string };
+  try {
+    await page.goto(`/dataset/${version}/chains/markdown-chain-1`);
+    await page.getByText("Problem statement:").click();
+    await shownAsMarkdown(page);
+    await shot(page, "dataset-markdown-problem-statement");
+
+    sqlite.prepare(`UPDATE Bug SET problemStatement = ? WHERE id = ?`).run(markdown, failure.bug);
+    await page.goto(`/submissions/${failure.id}/chains/${failure.chain}/bugs/1`);
+    await shownAsMarkdown(page);
+    await shot(page, "failure-markdown-problem-statement");
+  } finally {
+    sqlite.prepare(`UPDATE Bug SET problemStatement = ? WHERE id = ?`).run(failure.statement, failure.bug);
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.prepare(`DELETE FROM DatasetVersion WHERE version = ?`).run(version);
+    sqlite.close();
+  }
+});

@@ -300,7 +300,10 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
       return rev.context;
     },
     path: () => `/submissions/${actionTarget}`,
-    submit: (page) => page.getByRole("button", { name: "Re-run" }).click(),
+    submit: async (page) => {
+      await page.getByRole("button", { name: "Re-run…" }).click();
+      await page.getByRole("button", { name: "Re-run from scratch" }).click();
+    },
     probe: () => statusOf(actionTarget)?.status,
     cleanup: async () => void (await owner.page.request.post(`/api/v1/submissions/${actionTarget}/cancel`, { headers: bearer(owner.token) })),
   },

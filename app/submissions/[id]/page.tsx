@@ -20,6 +20,8 @@ import { FactList } from "@/components/ui/FactList";
 import { SubmissionRuns } from "@/components/submissions/SubmissionRuns";
 import { SubmissionManifest } from "@/components/submissions/SubmissionManifest";
 import { SubmissionTrajectories } from "@/components/submissions/SubmissionTrajectories";
+import { SubmissionEarlierAttempts } from "@/components/submissions/SubmissionEarlierAttempts";
+import { rerunWarning } from "@/lib/submissions/rerun-warning";
 import { cancelAction, deleteAction, rerunAction, trajectoriesAction, visibilityAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }> };
@@ -82,6 +84,7 @@ export default async function SubmissionPage({ params }: Props) {
       {!isEvaluationOpen(v.status) && v.scores && <SubmissionScoresTable scores={v.scores} />}
       {!isEvaluationOpen(v.status) && v.progress.bugs.graded > 0 && <SubmissionResultsTables id={v.id} chains={v.chains} />}
       {v.lastRegrade && <RegradeChanges regrade={v.lastRegrade} />}
+      <SubmissionEarlierAttempts attempts={v.earlierAttempts} />
 
       <p className="downloads">
         Download: <a href={`${api}/results.jsonl`}>results.jsonl</a>
@@ -105,6 +108,7 @@ export default async function SubmissionPage({ params }: Props) {
 
       <SubmissionActions
         allowed={v.actions}
+        rerunWarning={rerunWarning({ chains: v.chains.length, bugsGraded: v.progress.bugs.graded, bugsResolved: v.progress.bugs.resolved, earlierAttempts: v.earlierAttempts.length })}
         actions={{
           visibility: visibilityAction.bind(null, v.id),
           cancel: cancelAction.bind(null, v.id),
