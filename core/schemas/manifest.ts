@@ -47,6 +47,14 @@ export type RuleAction = z.infer<typeof ruleActionSchema>;
 export const testEditPolicySchema = z.enum(["keep", "strip", "flag"]);
 export type TestEditPolicy = z.infer<typeof testEditPolicySchema>;
 
+/**
+ * What validating a proposed chain does with a test whose status changes between
+ * runs of the gold state (SPEC §8): `drop` takes it out of the lists, `refuse`
+ * refuses the chain.
+ */
+export const flakyRuleSchema = z.enum(["drop", "refuse"]);
+export type FlakyRule = z.infer<typeof flakyRuleSchema>;
+
 /** A dataset version's rules; every one optional. */
 export const versionRulesSchema = z
   .object({
@@ -62,6 +70,8 @@ export const versionRulesSchema = z
     verified_min_runs: z.number().int().positive().optional(),
     /** the test-edit policy of submissions made from now on (default keep) */
     test_edits: testEditPolicySchema.optional(),
+    /** proposed chains' flaky tests (default drop) */
+    flaky_tests: flakyRuleSchema.optional(),
   })
   .strict();
 export type VersionRules = z.infer<typeof versionRulesSchema>;
@@ -108,6 +118,7 @@ export function describeRules(rules: VersionRules): string[] {
   if (rules.no_hints) lines.push(`Hints must not be visible to the agent: ${does(rules.no_hints.action)}.`);
   if (rules.test_edits === "strip") lines.push("Test edits (a model patch's changes under a test path) are stripped before the patch is applied, so they never reach a later bug.");
   if (rules.test_edits === "flag") lines.push("Test edits (a model patch's changes under a test path) are kept and the row is marked.");
+  if (rules.flaky_tests === "refuse") lines.push("A proposed chain with a test whose status changes between runs of its gold state is refused.");
   if (rules.verified_min_runs) lines.push(`"Verified": at least ${rules.verified_min_runs} public reviewed run(s) of a system and mode, none breaking a rule.`);
   return lines;
 }

@@ -14,6 +14,7 @@ import { claimJob } from "./claim";
 import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type QueueLoaders, type QueuePolicy } from "./payload";
 import { reapOrphanSandboxes } from "./reap";
 import { ChainRun } from "./run-job";
+import { claimValidationJob, ValidationRun } from "@/jobs/validation";
 
 export type WorkerPoolOptions = {
   concurrency: number;
@@ -32,6 +33,8 @@ export type WorkerPoolOptions = {
   reapOrphans?: boolean;
   /** stop once no job is queued or running anywhere (a batch run, e.g. seeding the demo), instead of polling forever */
   untilIdle?: boolean;
+  /** gold runs of a proposed chain's validation (CHAINSWE_FLAKY_RUNS); default 3 */
+  flakyRuns?: number;
 };
 
 export type WorkerPool = {
@@ -45,7 +48,10 @@ export type WorkerPool = {
   done: Promise<void>;
 };
 
-type Slot = { workerId: string; run: ChainRun | undefined };
+type Slot = { workerId: string; run: ChainRun | ValidationRun | undefined };
+
+/** What a slot takes, highest priority first (the queue view shows it): an evaluation, else a proposed chain's validation. */
+export const JOB_PRIORITIES = { evaluation: 1, validation: 2 } as const;
 
 export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
   const policy: QueuePolicy = {
@@ -63,11 +69,19 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
 
   async function loop(slot: Slot): Promise<void> {
     while (!stopping) {
-      let job;
+      let job, validation;
       try {
+        // a validation is claimed only when no evaluation is runnable, so an evaluation waits at most for the job a slot is running
         job = await claimJob({ workerId: slot.workerId, policy });
+        validation = job ? null : await claimValidationJob({ workerId: slot.workerId, policy, runs: o.flakyRuns ?? 3 });
       } catch (e) {
         log(`${slot.workerId}: claiming failed: ${coerceError(e).message}`);
+      }
+      if (validation) {
+        slot.run = new ValidationRun(validation, ctx);
+        await slot.run.run();
+        slot.run = undefined;
+        continue;
       }
       if (!job) {
         if (o.untilIdle && (await queueIsDry())) return;
@@ -82,7 +96,8 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
     }
   }
 
-  const queueIsDry = async () => (await db.evaluationJob.count({ where: { status: { in: ["queued", "running"] } } })) === 0;
+  const open = { where: { status: { in: ["queued", "running"] } } };
+  const queueIsDry = async () => (await db.evaluationJob.count(open)) + (await db.validationJob.count(open)) === 0;
 
   const slots: Slot[] = Array.from({ length: Math.max(1, o.concurrency) }, (_, i) => ({ workerId: `${o.workerId}/${i}`, run: undefined }));
   const started = reap().then(() => Promise.all(slots.map(loop)));
