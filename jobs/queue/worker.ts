@@ -11,10 +11,10 @@ import { defaultLimits, type SandboxLimits } from "@/evaluator/sandbox";
 import { db } from "@/db/client";
 import { coerceError } from "@/core/errors";
 import { claimJob } from "./claim";
-import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type QueueLoaders, type QueuePolicy } from "./payload";
+import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type ClaimedJob, type QueueLoaders, type QueuePolicy } from "./payload";
 import { reapOrphanSandboxes } from "./reap";
 import { ChainRun } from "./run-job";
-import { claimValidationJob, ValidationRun } from "@/jobs/validation";
+import { claimValidationJob, ValidationRun, type ClaimedValidation } from "@/jobs/validation";
 
 export type WorkerPoolOptions = {
   concurrency: number;
@@ -53,6 +53,19 @@ type Slot = { workerId: string; run: ChainRun | ValidationRun | undefined };
 /** What a slot takes, highest priority first (the queue view shows it): an evaluation, else a proposed chain's validation. */
 export const JOB_PRIORITIES = { evaluation: 1, validation: 2 } as const;
 
+export type NextJob = { kind: "evaluation"; job: ClaimedJob } | { kind: "validation"; job: ClaimedValidation };
+
+/**
+ * The job a free slot claims: a validation only when no evaluation is
+ * runnable, so an evaluation waits at most for the one job each slot is running.
+ */
+export async function claimNextJob(o: { workerId: string; policy: QueuePolicy; flakyRuns: number }): Promise<NextJob | null> {
+  const job = await claimJob({ workerId: o.workerId, policy: o.policy });
+  if (job) return { kind: "evaluation", job };
+  const validation = await claimValidationJob({ workerId: o.workerId, policy: o.policy, runs: o.flakyRuns });
+  return validation ? { kind: "validation", job: validation } : null;
+}
+
 export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
   const policy: QueuePolicy = {
     leaseMs: o.leaseMs,
@@ -69,20 +82,19 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
 
   async function loop(slot: Slot): Promise<void> {
     while (!stopping) {
-      let job, validation;
+      let next: NextJob | null = null;
       try {
-        // a validation is claimed only when no evaluation is runnable, so an evaluation waits at most for the job a slot is running
-        job = await claimJob({ workerId: slot.workerId, policy });
-        validation = job ? null : await claimValidationJob({ workerId: slot.workerId, policy, runs: o.flakyRuns ?? 3 });
+        next = await claimNextJob({ workerId: slot.workerId, policy, flakyRuns: o.flakyRuns ?? 3 });
       } catch (e) {
         log(`${slot.workerId}: claiming failed: ${coerceError(e).message}`);
       }
-      if (validation) {
-        slot.run = new ValidationRun(validation, ctx);
+      if (next?.kind === "validation") {
+        slot.run = new ValidationRun(next.job, ctx);
         await slot.run.run();
         slot.run = undefined;
         continue;
       }
+      const job = next?.job;
       if (!job) {
         if (o.untilIdle && (await queueIsDry())) return;
         await rest();
