@@ -42,7 +42,7 @@ test("propose → validate on the workers → review", async ({ browser }) => {
   writeFileSync(good, jsonl([valid, failing]));
   await page.getByLabel("Chains file").setInputFiles(good);
   await page.getByRole("button", { name: "Propose" }).click();
-  await expect(page).toHaveURL(/\/dataset\/proposals\/\w+$/);
+  await expect(page).toHaveURL(/\/dataset\/proposals\/(?!new$)\w+$/);
   const url = new URL(page.url()).pathname;
 
   // validation runs on the site's worker, in Docker; the page shows each verdict
@@ -65,7 +65,7 @@ test("propose → validate on the workers → review", async ({ browser }) => {
   const rev = await reviewerContext.newPage();
   await signInAsReviewer(rev, `prop-rev-${run}`);
   await rev.goto("/dataset/proposals");
-  await expect(rev.getByRole("cell", { name: "evaluation (a submission's chain)" })).toBeVisible();
+  await expect(rev.getByRole("row", { name: /^evaluation \(a submission's chain\) 1 / })).toBeVisible();
   await expect(rev.getByRole("row", { name: /validation \(a proposed chain's gold runs\) 2/ })).toBeVisible();
   await rev.goto(url);
   const form = rev.getByRole("form", { name: `Review ${valid.continuous_id}` });
