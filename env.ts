@@ -79,6 +79,8 @@ export const envSchema = z.object({
   CHAINSWE_SITE_WORKERS: z.coerce.number().int().nonnegative().default(1),
   /** `chainswe admin create` reads the new admin's password here unless given --password-stdin */
   CHAINSWE_ADMIN_PASSWORD: z.string().min(1).optional(),
+  /** runs of a proposed chain's gold state in its validation; a listed test whose status changes between them is flaky (SPEC §8) */
+  CHAINSWE_FLAKY_RUNS: int(3),
   /** how long a claimed chain stays leased without a heartbeat */
   CHAINSWE_LEASE_S: int(60),
   /**

@@ -36,7 +36,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "pg",
-          include: ["lib/{accounts,analysis,compare,dataset,leaderboard,notifications,positions,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "db/**/*.pg.test.ts", "jobs/queue/*.test.ts", "cli/submit.test.ts"],
+          include: ["lib/{accounts,analysis,compare,dataset,leaderboard,notifications,positions,proposals,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "db/**/*.pg.test.ts", "jobs/queue/*.test.ts", "jobs/validation/*.test.ts", "cli/submit.test.ts", "cli/propose.test.ts"],
           ...shared,
           env: { CHAINSWE_TEST_DB: "postgresql" },
           // a database created and migrated per file, the CLI as a child process

@@ -11,6 +11,9 @@
  *   submission page   … and the submission's page, and its JSON
  *   predictions-32mb  a team uploads an accepted predictions file of 32 MB
  *                     (16 patches of 2 MB)
+ *   proposal-32mb     a user proposes 16 chains with 2 MB of problem statements each,
+ *                     the last record of the wrong type: checked whole on the
+ *                     upload-checking thread, then refused (422), nothing stored
  *
  * The other client GETs /api/v1/dataset over and over; prints its p50/p99/max
  * latency and errors per shape, with the hostile requests' status, bytes and time.
@@ -72,6 +75,20 @@ async function predictionsFile(dir: string, bugs: Bug[], patchBytes: number, nam
   return path;
 }
 
+/** 16 chains (the demo's, renamed) of `chainBytes` problem statements each; the last record's bug_fixes of the wrong type. */
+async function proposalFile(dir: string, chains: Chain[], chainBytes: number): Promise<string> {
+  const lines = Array.from({ length: 16 }, (_, i) => {
+    const chain = chains[i % chains.length]!;
+    const statement = "x".repeat(Math.floor(chainBytes / chain.bug_fixes.length));
+    const bugs = chain.bug_fixes.map((b) => ({ ...b, swebench_instance_id: `${b.swebench_instance_id}-bench${i}`, problem_statement: statement }));
+    const record = { ...chain, continuous_id: `${chain.continuous_id}-bench${i}`, swebench_instance_ids: bugs.map((b) => b.swebench_instance_id), bug_fixes: i === 15 ? 7 : bugs };
+    return JSON.stringify(record);
+  });
+  const path = join(dir, "proposal.jsonl");
+  await writeFile(path, `${lines.join("\n")}\n`);
+  return path;
+}
+
 /** A user with a team, a system and a token with scopes submit and read, made with the portal's own functions. */
 async function seedTeam(dbUrl: string): Promise<{ token: string; system: string }> {
   process.env.DATABASE_URL = dbUrl;
@@ -91,12 +108,12 @@ async function seedTeam(dbUrl: string): Promise<{ token: string; system: string 
 
 type Upload = { status: number; ms: number; body: string };
 
-async function upload(base: string, token: string, fields: Record<string, string>, files: Record<string, string>): Promise<Upload> {
+async function upload(base: string, token: string, fields: Record<string, string>, files: Record<string, string>, path = "/api/v1/submissions"): Promise<Upload> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const [k, path] of Object.entries(files)) form.append(k, await openAsBlob(path), path.slice(path.lastIndexOf("/") + 1));
   const t0 = performance.now();
-  const res = await fetch(`${base}/api/v1/submissions`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  const res = await fetch(`${base}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
   const body = await res.text();
   return { status: res.status, ms: performance.now() - t0, body };
 }
@@ -180,6 +197,13 @@ export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS:
     const p = await predUpload;
     report("predictions-32mb", whilePred.latencies, `  errors ${whilePred.errors}  upload ${p.status} in ${fmt(p.ms / 1000, 2)} s`);
     if (p.status !== 201) throw new Error(`the predictions upload was refused (${p.status}): ${p.body.slice(0, 500)}`);
+
+    const proposal = await proposalFile(dir, chains, 2 * 1024 * 1024);
+    const propUpload = upload(base, token, { dataset_version: "demo" }, { chains: proposal }, "/api/v1/proposals");
+    const whileProp = await otherClient(port, DATASET_PATH, propUpload);
+    const q = await propUpload;
+    report("proposal-32mb", whileProp.latencies, `  errors ${whileProp.errors}  upload ${q.status} in ${fmt(q.ms / 1000, 2)} s`);
+    if (q.status !== 422) throw new Error(`the proposal was not refused by its last record (${q.status}): ${q.body.slice(0, 500)}`);
   } finally {
     await stop(site);
     await rm(dir, { recursive: true, force: true });

@@ -23,6 +23,7 @@ const COMMANDS: [string[], () => Promise<Register>][] = [
   [["demo"], async () => (await import("./demo")).registerDemo],
   [["dataset", "db"], async () => (await import("./dataset")).registerDataset],
   [["submit"], async () => (await import("./submit")).registerSubmit],
+  [["propose"], async () => (await import("./propose")).registerPropose],
   [["admin"], async () => (await import("./admin")).registerAdmin],
   [["aggregates"], async () => (await import("./aggregates")).registerAggregates],
   [["cleanup"], async () => (await import("./cleanup")).registerCleanup],

@@ -91,9 +91,9 @@ export function metaObject(pairs: string[]): { metadata: Record<string, string> 
   return { metadata };
 }
 
-const issueText = (i: Issue) => `line ${i.line}${i.field ? `, field ${i.field}` : ""}: ${i.message}`;
+export const issueText = (i: Issue) => `line ${i.line}${i.field ? `, field ${i.field}` : ""}: ${i.message}`;
 
-async function readJson<T>(res: Response): Promise<T | null> {
+export async function readJson<T>(res: Response): Promise<T | null> {
   const text = await res.text();
   try {
     return JSON.parse(text) as T;

@@ -110,6 +110,7 @@ async function workerCommand(raw: Record<string, unknown>): Promise<void> {
     loaders: portalLoaders,
     limits,
     untilIdle: flags.untilIdle,
+    flakyRuns: e.CHAINSWE_FLAKY_RUNS,
   });
   await untilStopped(() => pool.stop({ release: true }), pool.done);
 }

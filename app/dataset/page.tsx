@@ -3,6 +3,7 @@
  * repositories each one draws its chains from. Public.
  */
 import type { Metadata } from "next";
+import Link from "next/link";
 import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
 import { DatasetRepositoriesTable, DatasetSourcesTable, DatasetVersionsTable } from "@/components/dataset/DatasetTables";
 import { getDatasetIndex } from "@/lib/dataset/browser";
@@ -18,7 +19,8 @@ export default async function DatasetPage() {
       <h1>Dataset</h1>
       <p>
         ChainSWE&apos;s chains of dependent bugs: each chain is a run of real fixes in one repository, in commit order, where a later fix
-        builds on code an earlier one changed. Open a version for its chains and how hard public systems found them.
+        builds on code an earlier one changed. Open a version for its chains and how hard public systems found them. Signed in, you
+        can <Link href="/dataset/proposals/new">propose new chains</Link> (<Link href="/dataset/proposals">proposals</Link>).
       </p>
       {versions.length === 0 ? (
         <p>No dataset has been imported yet (`chainswe dataset import FILE --version NAME`).</p>

@@ -32,6 +32,16 @@ export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"]
 export const jobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
+/** ProposedChain.status (SPEC §8): validating on the workers, then valid or refused; failed when validation could not run */
+export const PROPOSED_CHAIN_STATUSES = ["validating", "valid", "refused", "failed"] as const;
+export const proposedChainStatusSchema = z.enum(PROPOSED_CHAIN_STATUSES);
+export type ProposedChainStatus = z.infer<typeof proposedChainStatusSchema>;
+
+/** ProposedChain.review: a reviewer's decision on a proposed chain */
+export const PROPOSAL_REVIEWS = ["pending", "accepted", "rejected"] as const;
+export const proposalReviewSchema = z.enum(PROPOSAL_REVIEWS);
+export type ProposalReview = z.infer<typeof proposalReviewSchema>;
+
 export const API_TOKEN_SCOPES = ["submit", "read"] as const;
 export const apiTokenScopesSchema = z.array(z.enum(API_TOKEN_SCOPES));
 export type ApiTokenScopes = z.infer<typeof apiTokenScopesSchema>;
@@ -53,6 +63,9 @@ export const AUDIT_ACTIONS = [
   "trajectories_hidden",
   // the team deleted its private submission, or the site deleted a cancelled one after its grace period (no actor)
   "submission_deleted",
+  // a reviewer accepted or rejected a proposed chain (SPEC §8), with the reason
+  "proposed_chain_accepted",
+  "proposed_chain_rejected",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

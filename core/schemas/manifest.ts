@@ -47,6 +47,14 @@ export type RuleAction = z.infer<typeof ruleActionSchema>;
 export const testEditPolicySchema = z.enum(["keep", "strip", "flag"]);
 export type TestEditPolicy = z.infer<typeof testEditPolicySchema>;
 
+/**
+ * What validating a proposed chain does with a test whose status changes between
+ * runs of the gold state (SPEC §8): `drop` takes it out of the lists, `refuse`
+ * refuses the chain.
+ */
+export const flakyRuleSchema = z.enum(["drop", "refuse"]);
+export type FlakyRule = z.infer<typeof flakyRuleSchema>;
+
 /** A dataset version's rules; every one optional. */
 export const versionRulesSchema = z
   .object({
@@ -64,6 +72,8 @@ export const versionRulesSchema = z
     test_edits: testEditPolicySchema.optional(),
     /** SPEC §8: the Mini split's size, recomputed over the published rows as they change, until a Mini submission fixes it */
     mini_size: z.number().int().positive().optional(),
+    /** proposed chains' flaky tests (default drop) */
+    flaky_tests: flakyRuleSchema.optional(),
   })
   .strict();
 export type VersionRules = z.infer<typeof versionRulesSchema>;
@@ -111,6 +121,7 @@ export function describeRules(rules: VersionRules): string[] {
   if (rules.test_edits === "strip") lines.push("Test edits (a model patch's changes under a test path) are stripped before the patch is applied, so they never reach a later bug.");
   if (rules.test_edits === "flag") lines.push("Test edits (a model patch's changes under a test path) are kept and the row is marked.");
   if (rules.mini_size) lines.push(`A Mini split of ${rules.mini_size} chains follows the published rows until the first submission on it fixes it.`);
+  if (rules.flaky_tests === "refuse") lines.push("A proposed chain with a test whose status changes between runs of its gold state is refused.");
   if (rules.verified_min_runs) lines.push(`"Verified": at least ${rules.verified_min_runs} public reviewed run(s) of a system and mode, none breaking a rule.`);
   return lines;
 }

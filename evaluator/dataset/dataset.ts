@@ -9,6 +9,8 @@ export type Dataset = {
   path: string;
   sha256: string;
   chains: Chain[];
+  /** the line (JSONL) or array element (a JSON array, as readRecords numbers them) each chain came from */
+  lines?: number[];
   warnings: string[];
 };
 
@@ -49,6 +51,7 @@ export async function loadDataset(path: string, opts: LoadOptions = {}): Promise
   const issues: InputIssue[] = [];
   const warnings: string[] = [];
   const chains: Chain[] = [];
+  const lines: number[] = [];
   const chainLine = new Map<string, number>();
   const instanceChain = new Map<string, string>();
   for await (const rec of readRecords(path)) {
@@ -83,8 +86,9 @@ export async function loadDataset(path: string, opts: LoadOptions = {}): Promise
     });
     warnUnknown(chain, rec.value, rec.line, warnings);
     chains.push(chain);
+    lines.push(rec.line);
   }
   if (chains.length === 0 && issues.length === 0) issues.push({ line: 1, field: "", message: "no chains in file" });
   if (issues.length) throw new InputError(path, issues);
-  return { path, sha256: await sha256File(path), chains, warnings };
+  return { path, sha256: await sha256File(path), chains, lines, warnings };
 }

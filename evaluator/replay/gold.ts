@@ -1,23 +1,23 @@
 /** Gold replay (`validate`): the gold patch as every bug's model patch, Oracle mode. */
 import type { Dataset, Predictions } from "@/evaluator/dataset";
+import type { Chain } from "@/core/schemas/dataset";
 import type { PredictionLine } from "@/core/schemas/prediction";
 import type { GradedBug, RunError } from "@/core/schemas/results";
 
 export const GOLD_SYSTEM = "gold";
 
+/** One chain's gold patches as its predictions (order → line). */
+export function goldPredictionLines(chain: Chain): Map<number, PredictionLine> {
+  return new Map(
+    chain.bug_fixes.map((b) => [
+      b.order,
+      { continuous_id: chain.continuous_id, swebench_instance_id: b.swebench_instance_id, model_patch: b.patch, model_name_or_path: GOLD_SYSTEM },
+    ]),
+  );
+}
+
 export function goldPredictions(dataset: Dataset): Predictions {
-  const byChain = new Map<string, Map<number, PredictionLine>>();
-  for (const chain of dataset.chains) {
-    byChain.set(
-      chain.continuous_id,
-      new Map(
-        chain.bug_fixes.map((b) => [
-          b.order,
-          { continuous_id: chain.continuous_id, swebench_instance_id: b.swebench_instance_id, model_patch: b.patch, model_name_or_path: GOLD_SYSTEM },
-        ]),
-      ),
-    );
-  }
+  const byChain = new Map(dataset.chains.map((chain) => [chain.continuous_id, goldPredictionLines(chain)]));
   return { path: `${dataset.path}#gold`, sha256: dataset.sha256, system: GOLD_SYSTEM, byChain, warnings: [] };
 }
 

@@ -38,6 +38,18 @@ export function jobSandboxLabels(job: ClaimedJob): Record<string, string> {
   };
 }
 
+/** Labels of the sandbox a proposed chain's validation runs in: reaped like an evaluation's. */
+export function validationSandboxLabels(job: { jobId: string; leaseOwner: string; proposedChainId: string; continuousId: string }): Record<string, string> {
+  return {
+    [QUEUE_LABEL]: databaseQueueId(),
+    [JOB_LABEL]: job.jobId,
+    [LEASE_LABEL]: job.leaseOwner,
+    "chainswe.proposed_chain": job.proposedChainId,
+    "chainswe.chain": job.continuousId,
+    "chainswe.mode": "oracle",
+  };
+}
+
 type JobLease = { status: string; leaseOwner: string | null; leaseExpiresAt: Date | null };
 
 /** True when no live worker can be using a container labelled with this lease owner. */
@@ -51,11 +63,13 @@ export async function reapOrphanSandboxes(log: (line: string) => void, now: Date
   try {
     const containers = await docker().listContainers({ all: true, filters: { label: [JOB_LABEL, `${QUEUE_LABEL}=${databaseQueueId()}`] } });
     const ids = [...new Set(containers.map((c) => c.Labels[JOB_LABEL]).filter((id): id is string => !!id))];
-    const jobs = await db.evaluationJob.findMany({
-      where: { id: { in: ids } },
-      select: { id: true, status: true, leaseOwner: true, leaseExpiresAt: true },
-    });
-    const byId = new Map(jobs.map((j) => [j.id, j]));
+    // a proposed chain's validation runs under the same labels (jobs/validation)
+    const select = { id: true, status: true, leaseOwner: true, leaseExpiresAt: true } as const;
+    const [jobs, validations] = await Promise.all([
+      db.evaluationJob.findMany({ where: { id: { in: ids } }, select }),
+      db.validationJob.findMany({ where: { id: { in: ids } }, select }),
+    ]);
+    const byId = new Map([...jobs, ...validations].map((j) => [j.id, j]));
     let reaped = 0;
     for (const c of containers) {
       const jobId = c.Labels[JOB_LABEL];

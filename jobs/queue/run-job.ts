@@ -14,6 +14,7 @@ import { DatasetError, coerceError } from "@/core/errors";
 import { completeJob } from "./complete";
 import { failJob, releaseJob } from "./fail";
 import { heartbeatJob } from "./heartbeat";
+import { keepLease } from "./keep-lease";
 import type { ClaimedJob, QueueLoaders, QueuePolicy } from "./payload";
 import { recordBugProgress } from "./progress";
 import { jobSandboxLabels } from "./reap";
@@ -61,21 +62,15 @@ export class ChainRun {
   /** Heartbeats every third of the lease; losing the lease aborts the run. */
   private keepLease(): () => void {
     const { jobId, leaseOwner } = this.job;
-    let beating = false;
-    const timer = setInterval(() => {
-      if (beating) return;
-      beating = true;
-      heartbeatJob({ jobId, workerId: leaseOwner, leaseMs: this.ctx.policy.leaseMs })
-        .then((owned) => {
-          if (owned) return;
-          this.ctx.log(`${this.name}: lease lost (taken over or cancelled); stopping the chain`);
-          this.abort("lease_lost");
-        })
-        // the lease may well still hold: try again at the next beat
-        .catch((e: unknown) => this.ctx.log(`${this.name}: heartbeat failed: ${coerceError(e).message}`))
-        .finally(() => (beating = false));
-    }, Math.max(250, Math.floor(this.ctx.policy.leaseMs / 3)));
-    return () => clearInterval(timer);
+    return keepLease({
+      leaseMs: this.ctx.policy.leaseMs,
+      beat: () => heartbeatJob({ jobId, workerId: leaseOwner, leaseMs: this.ctx.policy.leaseMs }),
+      lost: () => {
+        this.ctx.log(`${this.name}: lease lost (taken over or cancelled); stopping the chain`);
+        this.abort("lease_lost");
+      },
+      log: (line) => this.ctx.log(`${this.name}: ${line}`),
+    });
   }
 
   private async grade(): Promise<BugArtifacts[]> {

@@ -11,9 +11,10 @@ import { defaultLimits, type SandboxLimits } from "@/evaluator/sandbox";
 import { db } from "@/db/client";
 import { coerceError } from "@/core/errors";
 import { claimJob } from "./claim";
-import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type QueueLoaders, type QueuePolicy } from "./payload";
+import { DEFAULT_QUEUE_POLICY, type BackoffPolicy, type ClaimedJob, type QueueLoaders, type QueuePolicy } from "./payload";
 import { reapOrphanSandboxes } from "./reap";
 import { ChainRun } from "./run-job";
+import { claimValidationJob, ValidationRun, type ClaimedValidation } from "@/jobs/validation";
 
 export type WorkerPoolOptions = {
   concurrency: number;
@@ -32,6 +33,8 @@ export type WorkerPoolOptions = {
   reapOrphans?: boolean;
   /** stop once no job is queued or running anywhere (a batch run, e.g. seeding the demo), instead of polling forever */
   untilIdle?: boolean;
+  /** gold runs of a proposed chain's validation (CHAINSWE_FLAKY_RUNS); default 3 */
+  flakyRuns?: number;
 };
 
 export type WorkerPool = {
@@ -45,7 +48,23 @@ export type WorkerPool = {
   done: Promise<void>;
 };
 
-type Slot = { workerId: string; run: ChainRun | undefined };
+type Slot = { workerId: string; run: ChainRun | ValidationRun | undefined };
+
+/** What a slot takes, highest priority first (the queue view shows it): an evaluation, else a proposed chain's validation. */
+export const JOB_PRIORITIES = { evaluation: 1, validation: 2 } as const;
+
+export type NextJob = { kind: "evaluation"; job: ClaimedJob } | { kind: "validation"; job: ClaimedValidation };
+
+/**
+ * The job a free slot claims: a validation only when no evaluation is
+ * runnable, so an evaluation waits at most for the one job each slot is running.
+ */
+export async function claimNextJob(o: { workerId: string; policy: QueuePolicy; flakyRuns: number }): Promise<NextJob | null> {
+  const job = await claimJob({ workerId: o.workerId, policy: o.policy });
+  if (job) return { kind: "evaluation", job };
+  const validation = await claimValidationJob({ workerId: o.workerId, policy: o.policy, runs: o.flakyRuns });
+  return validation ? { kind: "validation", job: validation } : null;
+}
 
 export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
   const policy: QueuePolicy = {
@@ -63,12 +82,19 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
 
   async function loop(slot: Slot): Promise<void> {
     while (!stopping) {
-      let job;
+      let next: NextJob | null = null;
       try {
-        job = await claimJob({ workerId: slot.workerId, policy });
+        next = await claimNextJob({ workerId: slot.workerId, policy, flakyRuns: o.flakyRuns ?? 3 });
       } catch (e) {
         log(`${slot.workerId}: claiming failed: ${coerceError(e).message}`);
       }
+      if (next?.kind === "validation") {
+        slot.run = new ValidationRun(next.job, ctx);
+        await slot.run.run();
+        slot.run = undefined;
+        continue;
+      }
+      const job = next?.job;
       if (!job) {
         if (o.untilIdle && (await queueIsDry())) return;
         await rest();
@@ -82,7 +108,8 @@ export function startWorkerPool(o: WorkerPoolOptions): WorkerPool {
     }
   }
 
-  const queueIsDry = async () => (await db.evaluationJob.count({ where: { status: { in: ["queued", "running"] } } })) === 0;
+  const open = { where: { status: { in: ["queued", "running"] } } };
+  const queueIsDry = async () => (await db.evaluationJob.count(open)) + (await db.validationJob.count(open)) === 0;
 
   const slots: Slot[] = Array.from({ length: Math.max(1, o.concurrency) }, (_, i) => ({ workerId: `${o.workerId}/${i}`, run: undefined }));
   const started = reap().then(() => Promise.all(slots.map(loop)));

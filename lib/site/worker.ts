@@ -102,6 +102,7 @@ export async function startSiteWorker(): Promise<void> {
     workerId: `site:${hostname()}:${process.pid}`,
     loaders: portalLoaders,
     limits: defaultLimits(),
+    flakyRuns: env().CHAINSWE_FLAKY_RUNS,
     log,
   });
   holder.chainsweSiteWorker = pool;

@@ -33,7 +33,7 @@ import { readMultipart } from "@/lib/submissions/multipart";
 import { uploadedTrajectories } from "@/lib/submissions/trajectories";
 import { quotaError, quotaUse, recordArrival, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
 import { assertStorageRoom } from "@/lib/submissions/storage";
-import { parseFields, PREDICTIONS_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
+import { parseFields, PREDICTIONS_FIELD, TRAJECTORIES_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
 import { systemsForTeams, type SystemChoice } from "@/lib/teams/systems";
 import type { Viewer } from "@/lib/accounts/users";
 
@@ -132,7 +132,9 @@ export async function receiveSubmission(
   if (declared > limits.maxUploadBytes + 2 * 1024 * 1024) throw tooLarge(limits.maxUploadBytes, PREDICTIONS_FIELD);
   const dir = await mkdtemp(join(tmpdir(), "chainswe-upload-"));
   try {
-    const { fields, file, trajectories } = await readMultipart(req, dir, limits.maxUploadBytes);
+    const { fields, files } = await readMultipart(req, dir, limits.maxUploadBytes);
+    const file = files[PREDICTIONS_FIELD];
+    const trajectories = files[TRAJECTORIES_FIELD];
     const request = parseFields(fields);
     if (!file) throw new FieldError(PREDICTIONS_FIELD, "required: a predictions JSONL file");
     await refuseArchive(file);

@@ -100,7 +100,7 @@ class CheckingThread {
 const threads = new Map<number, CheckingThread>();
 
 /** The checks the thread runs (upload-thread.mjs TASKS). */
-export type UploadTask = "predictions" | "trajectories";
+export type UploadTask = "predictions" | "trajectories" | "chains";
 
 /** Runs one of the thread's checks with its arguments (structured-cloned); the caller's thread stays free for other requests. */
 export function runOffThread(task: UploadTask, args: unknown, field: string, heapMb = CHECK_HEAP_MB): Promise<unknown> {

@@ -1,7 +1,7 @@
 // The worker thread that checks uploads (lib/submissions/predictions-off-thread.ts):
 // plain JS so it starts in any runtime, then tsx for the TypeScript it runs. One
 // check at a time; each request carries an id its reply echoes, and names its task:
-// "predictions" (loadPredictions) or "trajectories" (a trajectories archive read
+// "predictions" (loadPredictions), "chains" (loadDataset, a chain proposal) or "trajectories" (a trajectories archive read
 // and checked, lib/submissions/trajectories.ts).
 import { parentPort } from "node:worker_threads";
 import { register } from "tsx/esm/api";
@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 const root = new URL("../../", import.meta.url);
 register({ tsconfig: fileURLToPath(new URL("tsconfig.json", root)) });
 const { loadPredictions } = await import("../../evaluator/dataset/predictions.ts");
+const { loadDataset } = await import("../../evaluator/dataset/dataset.ts");
 const { readTrajectoryArchive, checkTrajectories } = await import("./trajectories.ts");
 const { FieldError, InputError, LimitError } = await import("../../core/errors.ts");
 
@@ -18,6 +19,11 @@ const { stageTexts } = await import("./staged-texts.ts");
 // `stageTo` (a database URL): the upload's large texts are written there from this thread and handed back as
 // where they are (lib/submissions/staged-texts.ts), not cloned back to the answering thread
 const TASKS = {
+  // a chain proposal's file (lib/proposals/intake.ts): the dataset loader, every bad record named
+  chains: async ({ path }) => {
+    const { chains, lines, warnings, sha256 } = await loadDataset(path);
+    return { chains, lines, warnings, sha256 };
+  },
   predictions: async ({ path, chains, limits, stageTo }) => {
     const predictions = await loadPredictions(path, chains, limits);
     if (!stageTo) return predictions;

@@ -137,17 +137,28 @@ export function decisionTie(role: Pick<SubmissionRole, "team" | "ties">): Decisi
   return (["formerMember", "invited", "tookPart"] as const).find((k) => role.ties[k]) ?? null;
 }
 
-const CONFLICTS: Record<DecisionTie, string> = {
-  team: OWN_TEAM_DECISION,
-  formerMember: `you were a member of the submitting team: ${ANOTHER_REVIEWER}`,
-  invited: `you are invited to the submitting team: ${ANOTHER_REVIEWER}`,
-  tookPart: `you took part in this submission (uploaded it, or acted on it for its team): ${ANOTHER_REVIEWER}`,
+/** What a reviewer decides on: a team's submission, or a user's chain proposal (lib/proposals/review.ts), whose "team" is the proposer's teams. */
+export type DecisionSubject = "submission" | "proposal";
+
+const CONFLICTS: Record<DecisionSubject, Record<DecisionTie, string>> = {
+  submission: {
+    team: OWN_TEAM_DECISION,
+    formerMember: `you were a member of the submitting team: ${ANOTHER_REVIEWER}`,
+    invited: `you are invited to the submitting team: ${ANOTHER_REVIEWER}`,
+    tookPart: `you took part in this submission (uploaded it, or acted on it for its team): ${ANOTHER_REVIEWER}`,
+  },
+  proposal: {
+    team: `no one decides on a proposal of their own team's members: ${ANOTHER_REVIEWER}`,
+    formerMember: `you were a member of a team of the proposer: ${ANOTHER_REVIEWER}`,
+    invited: `you are invited to a team of the proposer: ${ANOTHER_REVIEWER}`,
+    tookPart: `you proposed this chain, and no one decides on their own proposal: ${ANOTHER_REVIEWER}`,
+  },
 };
 
-/** Why this viewer may not take a reviewer's decision on the submission (its team now, or any tie), or null. */
-export function decisionConflict(role: SubmissionRole): string | null {
+/** Why this viewer may not take a reviewer's decision on the submission (or proposal): its team now, or any tie; null when free to. */
+export function decisionConflict(role: SubmissionRole, subject: DecisionSubject = "submission"): string | null {
   const tie = decisionTie(role);
-  return tie ? CONFLICTS[tie] : null;
+  return tie ? CONFLICTS[subject][tie] : null;
 }
 
 /** A reviewer's decision this viewer may take on the submission: a reviewer with no tie to it. */

@@ -11,6 +11,7 @@
  */
 import { expect, test, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
+import { jsonl, proposedChain } from "@/lib/testing/proposed-chains";
 import { DEMO_VERSION } from "./site";
 import { PASSWORD, createToken, signUp } from "./steps";
 import { SERVER_ACTIONS, STATE_CHANGING_ROUTES, type ServerAction, type StateChangingRoute } from "./hostile-routes";
@@ -175,6 +176,18 @@ const ROUTES: Record<StateChangingRoute, RouteCase> = {
     control: (r) => r.post(`/api/v1/submissions/${randomCuid()}/rerun`, { headers: sameSite() }),
     controlStatus: 404,
   },
+  "app/api/v1/proposals/route.ts POST": {
+    as: () => owner.context,
+    send: async (r, origin) => [
+      await r.post("/api/v1/proposals", {
+        headers: origin,
+        multipart: { dataset_version: DEMO_VERSION, chains: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(jsonl([proposedChain("inikit", `csrf-${run}`, { bugs: 1 })])) } },
+      }),
+    ],
+    probe: async () => dbGet(`SELECT count(*) AS n FROM ChainProposal`),
+    control: (r) => r.post("/api/v1/proposals", { headers: sameSite(), multipart: { dataset_version: "no-such-version", chains: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from("") } } }),
+    controlStatus: 400,
+  },
 };
 
 for (const key of STATE_CHANGING_ROUTES) {
@@ -216,7 +229,31 @@ const userId = (username: string) => dbGet<{ id: string }>(`SELECT id FROM User 
 const systemId = () => dbGet<{ id: string }>(`SELECT id FROM System WHERE teamId = ? AND name = 'hw-agent'`, teamId())!.id;
 let actionTarget = "";
 
+/** A proposal of one chain by the owner, once validated: the reviewer's decision on it is the review action's target. */
+async function validProposal(): Promise<{ proposal: string; chain: string }> {
+  const res = await owner.page.request.post("/api/v1/proposals", {
+    headers: bearer(owner.token),
+    multipart: { dataset_version: DEMO_VERSION, chains: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(jsonl([proposedChain("moneyx", `csrf-review-${run}`, { bugs: 1 })])) } },
+  });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await expect.poll(() => dbGet<{ status: string }>(`SELECT status FROM ProposedChain WHERE proposalId = ?`, id)?.status, { timeout: 5 * 60_000, intervals: [1000] }).toBe("valid");
+  return { proposal: id, chain: dbGet<{ id: string }>(`SELECT id FROM ProposedChain WHERE proposalId = ?`, id)!.id };
+}
+
 const ACTIONS: Record<ServerAction, ActionCase> = {
+  "app/dataset/proposals/[id]/actions.ts reviewChainAction": {
+    as: async () => {
+      actionTarget = (await validProposal()).proposal;
+      return rev.context;
+    },
+    path: () => `/dataset/proposals/${actionTarget}`,
+    submit: async (page) => {
+      await page.getByLabel(/^Reason for /).fill("forged");
+      await page.getByRole("button", { name: "Accept" }).click();
+    },
+    probe: () => dbGet(`SELECT review, reviewReason FROM ProposedChain WHERE proposalId = ?`, actionTarget),
+  },
   "app/account/actions.ts createTokenAction": {
     as: signedIn(() => owner.context),
     path: () => "/account",

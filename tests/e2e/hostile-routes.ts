@@ -14,6 +14,7 @@ export const STATE_CHANGING_ROUTES = [
   "app/api/v1/submissions/[id]/cancel/route.ts POST",
   "app/api/v1/submissions/[id]/publication/route.ts POST",
   "app/api/v1/submissions/[id]/rerun/route.ts POST",
+  "app/api/v1/proposals/route.ts POST",
 ] as const;
 export type StateChangingRoute = (typeof STATE_CHANGING_ROUTES)[number];
 
@@ -39,5 +40,6 @@ export const SERVER_ACTIONS = [
   "app/teams/actions.ts saveWebhookAction",
   "app/teams/actions.ts webhookAction",
   "app/notifications/actions.ts markAllReadAction",
+  "app/dataset/proposals/[id]/actions.ts reviewChainAction",
 ] as const;
 export type ServerAction = (typeof SERVER_ACTIONS)[number];
