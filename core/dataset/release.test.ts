@@ -4,9 +4,10 @@
  * named by its chain, and a manifest of the records' sha256.
  */
 import { createHash } from "node:crypto";
+import { canonicalJson, recordSha256 } from "@/core/grading/version";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { assembleRelease, recordSha256, releaseManifest } from "@/core/dataset/release";
+import { assembleRelease, releaseManifest } from "@/core/dataset/release";
 import { chainSchema, type Chain } from "@/core/schemas/dataset";
 
 const demo: Chain[] = readFileSync(new URL("../../demo/dataset.jsonl", import.meta.url), "utf8")
@@ -55,9 +56,9 @@ describe("assembleRelease", () => {
 });
 
 describe("releaseManifest", () => {
-  it("holds each record's sha256: of its JSON line", () => {
+  it("holds each record's sha256: of its canonical JSON, as graded bugs name their record", () => {
     const m = releaseManifest("v1", demo.slice(0, 1));
-    expect(m).toEqual({ parent: "v1", records: [{ continuous_id: "dateranges-chain-1", sha256: createHash("sha256").update(JSON.stringify(demo[0])).digest("hex") }] });
+    expect(m).toEqual({ parent: "v1", records: [{ continuous_id: "dateranges-chain-1", sha256: createHash("sha256").update(canonicalJson(demo[0])).digest("hex") }] });
     expect(recordSha256(demo[0]!)).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -4,15 +4,13 @@
  * and a frozen manifest of its records' sha256. Pure, over plain data: the
  * portal and `chainswe dataset release` store what this gives.
  */
-import { createHash } from "node:crypto";
+import { recordSha256 } from "@/core/grading/version";
 import type { Chain } from "@/core/schemas/dataset";
 
 export type ReleaseChange = { chain: string; change: "added" | "changed" | "removed"; reason: string };
 export type ReleaseManifest = { parent: string | null; records: { continuous_id: string; sha256: string }[] };
 
-/** A record's sha256: of its JSON line as the version's records download writes it. */
-export const recordSha256 = (chain: Chain): string => createHash("sha256").update(JSON.stringify(chain)).digest("hex");
-
+/** Each record's sha256: of its canonical JSON (the line the version's records download writes, and every graded bug's record_sha256). */
 export function releaseManifest(parent: string | null, chains: readonly Chain[]): ReleaseManifest {
   return { parent, records: chains.map((c) => ({ continuous_id: c.continuous_id, sha256: recordSha256(c) })) };
 }

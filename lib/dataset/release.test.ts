@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordSha256 } from "@/core/dataset/release";
+import { recordSha256 } from "@/core/grading/version";
 import { InputError } from "@/core/errors";
 import type { Chain } from "@/core/schemas/dataset";
 import { openTestDb } from "@/lib/testing/test-db";

@@ -1,11 +1,13 @@
 /**
  * GET /api/v1/dataset/[version]/records: the version's records as JSON Lines,
- * the dataset format (SPEC §1), one chain per line in the version's order;
+ * the dataset format (SPEC §1), one chain per line in the version's order, each
+ * in canonical JSON (keys sorted);
  * `?format=manifest`: its frozen manifest (each record's sha256, the parent
  * version) and release notes (SPEC §8). Public, for every version, old ones
  * included; 404 for an unknown version.
  */
 import { z } from "zod";
+import { canonicalJson } from "@/core/grading/version";
 import { getChains, getVersionRelease } from "@/lib/dataset/data";
 import { NotFoundError } from "@/core/errors";
 import { errorResponse, json } from "@/lib/http/requests";
@@ -20,7 +22,8 @@ export async function GET(req: Request, { params }: { params: Promise<{ version:
     const release = await getVersionRelease(version);
     if (!release) throw new NotFoundError(`dataset version ${version}`);
     if (q.format === "manifest") return json({ version, ...release });
-    const lines = (await getChains(version)).map((c) => `${JSON.stringify(c)}\n`).join("");
+    // canonical JSON (keys sorted): each line's sha256 is the manifest's entry, and every graded bug's record_sha256
+    const lines = (await getChains(version)).map((c) => `${canonicalJson(c)}\n`).join("");
     return new Response(lines, {
       headers: {
         "content-type": "application/x-ndjson; charset=utf-8",
