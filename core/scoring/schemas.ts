@@ -125,6 +125,8 @@ export const pairedComparisonSchema = z.object({
   wins: count,
   losses: count,
   ties: count,
+  /** exact two-sided sign test of wins against losses (core/statistics) */
+  sign_test_p: z.number(),
   bootstrap: bootstrapInfoSchema,
 });
 export type PairedComparison = z.infer<typeof pairedComparisonSchema>;

@@ -43,10 +43,11 @@ import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/
 import { shortcutSummarySchema, type ShortcutKind } from "@/core/trajectory/shortcuts";
 import type { Effort } from "@/core/scoring/schemas";
 import { getVersionRules } from "@/lib/dataset/data";
-import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
+import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/stored-scores";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
 import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
 import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
+import { storedRanking, tiersForRows, type RowTierFacts } from "@/lib/leaderboard/tiers";
 
 export const leaderboardQuerySchema = z.object({
   /** a dataset version; default the newest */
@@ -93,6 +94,8 @@ export type LeaderboardRow = {
   testEdits: { bugs: number; flagged: boolean };
   /** SPEC §7: the shortcut scan's flags on the runs' trajectories: per run and kind, the bugs hit */
   shortcuts: RowShortcut[];
+  /** SPEC §4 rank tiers among the rows of its mode, as last refreshed; null under a window, without test edits, or while the rows differ from those ranked */
+  tier: RowTierFacts | null;
 };
 
 export type RowShortcut = { run: number; kind: ShortcutKind; bugs: number };
@@ -243,7 +246,7 @@ async function valuesBoard(q: LeaderboardQuery, data?: string): Promise<Leaderbo
  * submission (status, visibility, review) bumps its updatedAt, as every change
  * to a system does; scores are rewritten with a new computedAt or deleted; a
  * dataset version is added or removed, or its rules set; team names never
- * change. One query of seven aggregates over small tables, so callers can keep what they derived from
+ * change. One query of eight aggregates over small tables, so callers can keep what they derived from
  * the leaderboard while it is unchanged.
  */
 export async function leaderboardDataVersion(): Promise<string> {
@@ -251,7 +254,7 @@ export async function leaderboardDataVersion(): Promise<string> {
     (SELECT max("updatedAt") FROM "Submission") AS s, (SELECT count(*) FROM "Submission") AS sn,
     (SELECT max("computedAt") FROM "SubmissionScore") AS c, (SELECT count(*) FROM "SubmissionScore") AS cn,
     (SELECT max("updatedAt") FROM "System") AS y, (SELECT count(*) FROM "DatasetVersion") AS v,
-    (SELECT max("rulesSetAt") FROM "DatasetVersion") AS r`;
+    (SELECT max("rulesSetAt") FROM "DatasetVersion") AS r, (SELECT max("computedAt") FROM "VersionRanking") AS t`;
   return Object.values(row ?? {})
     .map((v) => (v instanceof Date ? v.toISOString() : String(v)))
     .join("|");
@@ -349,7 +352,13 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       shortcuts: s.runs.flatMap((r) =>
         Object.entries(parseColumn(shortcutSummarySchema, r.shortcuts, "Submission.shortcuts")).map(([kind, bugs]) => ({ run: r.run, kind: kind as ShortcutKind, bugs: bugs! })),
       ),
+      tier: null,
     });
+  }
+  // tiers rank every chain with test edits as graded: none under a window that drops chains or without test edits
+  if (!(window && window.keeps.chains < window.keeps.totalChains) && q.test_edits === "with") {
+    const tiers = tiersForRows(rows.map((r) => ({ submissionId: r.submissionId, mode: r.mode, submissionIds: r.runs?.submissionIds ?? [r.submissionId] })), await storedRanking(version), q.scoring);
+    for (const r of rows) r.tier = tiers.get(r.submissionId) ?? null;
   }
   const oracleOf = new Map(rows.filter((r) => r.mode === "oracle").map((r) => [r.system.id, r]));
   for (const r of rows) {

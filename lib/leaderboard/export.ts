@@ -59,6 +59,13 @@ export type ApiRow = {
   rule_breaches: { run: number; field: string; rule: string; message: string }[];
   /** the shortcut scan's flags on the runs' trajectories: per run and kind, the bugs hit */
   shortcut_flags: { run: number; kind: ShortcutKind; bugs: number }[];
+  /** SPEC §4 rank tiers among the rows of its mode: null under a bug-date window, without test edits, or before the version's ranking is refreshed */
+  tier: number | null;
+  /** the exact sign test over chains against the row above, raw and Holm-corrected; null for a mode's first row */
+  p_vs_above: number | null;
+  p_vs_above_holm: number | null;
+  /** share of resamples of chains in which the row keeps its rank */
+  rank_stability: number | null;
 };
 
 export type ApiReportedRow = {
@@ -105,6 +112,10 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     test_edits_flagged: r.testEdits.flagged,
     rule_breaches: r.breaches.map((b) => ({ run: b.run, field: b.field, rule: b.rule, message: b.message })),
     shortcut_flags: r.shortcuts,
+    tier: r.tier?.tier ?? null,
+    p_vs_above: r.tier?.p_vs_above ?? null,
+    p_vs_above_holm: r.tier?.p_vs_above_holm ?? null,
+    rank_stability: r.tier?.rank_stability ?? null,
   };
 }
 
@@ -142,6 +153,8 @@ type Line = { kind: "evaluated"; row: ApiRow } | { kind: "reported"; row: ApiRep
 const evaluated = (l: Line) => (l.kind === "evaluated" ? l.row : null);
 /** CSV cells: floats without binary noise (2.0466, not 2.0465999999999998), booleans as words */
 const num = (x: number | null | undefined) => (x === null || x === undefined ? null : Math.round(x * 1e4) / 1e4);
+/** p-values keep their small magnitudes: six significant digits */
+const pValue = (x: number | null | undefined) => (x === null || x === undefined ? null : Number(x.toPrecision(6)));
 const bool = (x: boolean | undefined) => (x === undefined ? null : String(x));
 
 export const CSV_COLUMNS: CsvColumn<Line>[] = [
@@ -152,6 +165,10 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "scaffold", value: (l) => evaluated(l)?.scaffold },
   { label: "config", value: (l) => l.row.config },
   { label: "mode", value: (l) => l.row.mode },
+  { label: "tier", value: (l) => evaluated(l)?.tier },
+  { label: "p_vs_above", value: (l) => pValue(evaluated(l)?.p_vs_above) },
+  { label: "p_vs_above_holm", value: (l) => pValue(evaluated(l)?.p_vs_above_holm) },
+  { label: "rank_stability", value: (l) => num(evaluated(l)?.rank_stability) },
   { label: "per_bug_pct", value: (l) => num(l.kind === "evaluated" ? l.row.per_bug.value : l.row.per_bug) },
   { label: "per_bug_ci_low", value: (l) => num(evaluated(l)?.per_bug.ci[0]) },
   { label: "per_bug_ci_high", value: (l) => num(evaluated(l)?.per_bug.ci[1]) },

@@ -55,6 +55,8 @@ export type DisplayRow = {
   /** the evaluation's finishing day (UTC) */
   date: string | null;
   badges: Badge[];
+  /** SPEC §4 rank tier among the rows of its mode, and what it rests on (its tooltip); null without a stored ranking or for a reported row */
+  tier: { label: string; title: string } | null;
   /** the same view over only the bugs dated after the system's training cutoff (or release); null without one */
   afterCutoff: { href: string; day: string } | null;
 };
@@ -97,8 +99,22 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): Display
     peakContext: formatTokens(r.peakContext),
     date: finishedDay(r.finishedAt),
     badges,
+    tier: tierCell(r),
     afterCutoff: afterCutoffLink(r, q),
   };
+}
+
+const pText = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
+
+/** A row's tier as printed, with its rank stability and the test against the row above on hover. */
+export function tierCell(r: Pick<LeaderboardShownRow, "tier" | "mode">): DisplayRow["tier"] {
+  if (!r.tier) return null;
+  const t = r.tier;
+  const above =
+    t.p_vs_above === null || t.p_vs_above_holm === null
+      ? `The first ${MODE_LABELS[r.mode]} row.`
+      : `Against the ${MODE_LABELS[r.mode]} row above: p = ${pText(t.p_vs_above)} (Holm-corrected ${pText(t.p_vs_above_holm)}).`;
+  return { label: String(t.tier), title: `Tier ${t.tier} of the ${MODE_LABELS[r.mode]} rows. ${above} Keeps its rank in ${Math.round(t.rank_stability * 100)}% of resamples of chains.` };
 }
 
 /** One click to the view over the bugs dated after this row's system's cutoff (SPEC §7), keeping every other choice. */
@@ -127,6 +143,7 @@ export function displayReportedRow(r: ReportedMainRow): DisplayRow {
     peakContext: formatTokens(null),
     date: null,
     badges: [],
+    tier: null,
     afterCutoff: null,
   };
 }

@@ -15,6 +15,7 @@ import { canReview, type Viewer } from "@/lib/authz";
 import { db } from "@/db/client";
 import { FieldError, ForbiddenError, NotFoundError } from "@/core/errors";
 import { recordNotification } from "@/jobs/queue/notify";
+import { refreshVersionRanking } from "@/lib/leaderboard/ranking-refresh";
 import { visibilitySchema, type AuditAction, type NotificationEvent, type Visibility } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { decisionConflict, isEvaluationOpen, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
@@ -52,6 +53,11 @@ export async function changeVisibility(viewer: Viewer | null, id: string, input:
     const event = reviewEvent(t.audit);
     if (event) await recordNotification(tx, { submissionId: id, event, reason: t.reason, now });
   });
+  // a row joins or leaves the board: its version's rank tiers are recomputed (SPEC §4)
+  if (s.visibility === "public" || t.to === "public") {
+    const sub = await db.submission.findUnique({ where: { id }, select: { datasetVersionId: true } });
+    if (sub) await refreshVersionRanking(sub.datasetVersionId);
+  }
   return t.to;
 }
 

@@ -55,5 +55,6 @@ export function leaderboardRow(over: {
     testEdits: { bugs: 0, flagged: false },
     shortcuts: [],
     effortPerChain: null,
+    tier: null,
   };
 }
