@@ -31,13 +31,6 @@ function Rate({ rate, href }: { rate: RateCell; href: string | null }) {
 }
 
 const columns = helper.columns([
-  helper.accessor((r) => r.tier?.label ?? "", {
-    id: "tier",
-    header: "Tier",
-    enableSorting: false,
-    meta: { numeric: true, title: "Rows of a mode in one tier are not told apart by an exact sign test over chains against the row above (Holm-corrected, 5%); hover a tier for its p-value and rank stability" },
-    cell: ({ row: { original: r } }) => (r.tier ? <span className="lb-tier" title={r.tier.title}>{r.tier.label}</span> : <span className="muted">—</span>),
-  }),
   helper.accessor("model", {
     header: "Model",
     meta: { rowHeader: true, title: "The system's model; below it, the system (a link to its submission) and its team" },
@@ -74,6 +67,13 @@ const columns = helper.columns([
     sortDescFirst: true,
     meta: { numeric: true, title: "Resolved bugs / all bugs, with the 95% bootstrap interval over chains and the change against the same system's Oracle; for repeated runs, the mean over them and their spread" },
     cell: ({ row: { original: r } }) => <Rate rate={r.perBug} href={r.href} />,
+  }),
+  helper.accessor((r) => r.tier?.label ?? "", {
+    id: "tier",
+    header: "Tier",
+    enableSorting: false,
+    meta: { numeric: true, title: "Rows of a mode in one tier are not told apart by an exact sign test over chains against the row above (Holm-corrected, 5%); hover a tier for its p-value and rank stability" },
+    cell: ({ row: { original: r } }) => (r.tier ? <span className="lb-tier" title={r.tier.title}>{r.tier.label}</span> : <span className="muted">—</span>),
   }),
   helper.accessor((r) => r.chain.value, {
     id: "chain",

@@ -165,10 +165,6 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "scaffold", value: (l) => evaluated(l)?.scaffold },
   { label: "config", value: (l) => l.row.config },
   { label: "mode", value: (l) => l.row.mode },
-  { label: "tier", value: (l) => evaluated(l)?.tier },
-  { label: "p_vs_above", value: (l) => pValue(evaluated(l)?.p_vs_above) },
-  { label: "p_vs_above_holm", value: (l) => pValue(evaluated(l)?.p_vs_above_holm) },
-  { label: "rank_stability", value: (l) => num(evaluated(l)?.rank_stability) },
   { label: "per_bug_pct", value: (l) => num(l.kind === "evaluated" ? l.row.per_bug.value : l.row.per_bug) },
   { label: "per_bug_ci_low", value: (l) => num(evaluated(l)?.per_bug.ci[0]) },
   { label: "per_bug_ci_high", value: (l) => num(evaluated(l)?.per_bug.ci[1]) },
@@ -201,6 +197,11 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "test_edit_bugs", value: (l) => evaluated(l)?.test_edit_bugs },
   { label: "rule_breaches", value: (l) => evaluated(l)?.rule_breaches.map((b) => `run ${b.run}: ${b.field}`).join("; ") },
   { label: "shortcut_flags", value: (l) => evaluated(l)?.shortcut_flags.map((f) => `run ${f.run}: ${f.kind} (${f.bugs} bugs)`).join("; ") },
+  // SPEC §4 rank tiers, empty when the view has none
+  { label: "tier", value: (l) => evaluated(l)?.tier },
+  { label: "p_vs_above", value: (l) => pValue(evaluated(l)?.p_vs_above) },
+  { label: "p_vs_above_holm", value: (l) => pValue(evaluated(l)?.p_vs_above_holm) },
+  { label: "rank_stability", value: (l) => num(evaluated(l)?.rank_stability) },
   // the population each row is scored over: the version's chains, or those a bug-date window keeps
   { label: "chains", value: (l) => evaluated(l)?.counts.chains },
   { label: "bugs", value: (l) => evaluated(l)?.counts.bugs },
