@@ -62,9 +62,14 @@ export const versionRulesSchema = z
     verified_min_runs: z.number().int().positive().optional(),
     /** the test-edit policy of submissions made from now on (default keep) */
     test_edits: testEditPolicySchema.optional(),
+    /** SPEC §7: a bug is close to gold from this similarity on (default CLOSE_TO_GOLD) */
+    close_to_gold: z.number().gt(0).max(1).optional(),
   })
   .strict();
 export type VersionRules = z.infer<typeof versionRulesSchema>;
+
+/** The similarity to gold from which a bug is close to gold, where a version sets none (SPEC §7). */
+export const CLOSE_TO_GOLD = 0.9;
 
 export const ruleBreachSchema = z.object({ field: z.string(), rule: versionRulesSchema.keyof(), action: ruleActionSchema, message: z.string() });
 /** Submission.ruleBreaches: the flagged breaches stored with a submission. */

@@ -21,6 +21,7 @@ import { storedChainsSchema, storedScoresSchema, type StoredScores } from "@/lib
 // the stored columns' schemas, where their writer is (the board's readers import lib/leaderboard/stored-scores.ts)
 export { storedChainsSchema, storedScoresSchema, parseStoredChains, parseStoredScores, type StoredScores } from "@/lib/leaderboard/stored-scores";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
+import { storeGoldSimilarity } from "@/lib/submissions/gold-similarity";
 
 export const storedChainErrorsSchema = z.array(chainErrorSchema);
 
@@ -31,6 +32,8 @@ async function refreshScores(submissionId: string): Promise<boolean> {
     await db.submissionScore.deleteMany({ where: { submissionId } });
     return false;
   }
+  // results stored before similarities to gold were recorded get them now (SPEC §7 "Close to gold")
+  await storeGoldSimilarity(submissionId, "missing");
   const run = await runResultsForSubmission(submissionId);
   if (!run) return false;
   const scored = Object.fromEntries(

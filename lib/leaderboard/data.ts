@@ -39,7 +39,7 @@ import {
 import { db } from "@/db/client";
 import { parseColumn, systemLinksSchema } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
-import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/manifest";
+import { CLOSE_TO_GOLD, isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/manifest";
 import { shortcutSummarySchema, type ShortcutKind } from "@/core/trajectory/shortcuts";
 import type { Effort } from "@/core/scoring/schemas";
 import { getVersionRules } from "@/lib/dataset/data";
@@ -94,6 +94,8 @@ export type LeaderboardRow = {
   testEdits: { bugs: number; flagged: boolean };
   /** SPEC §7: the shortcut scan's flags on the runs' trajectories: per run and kind, the bugs hit */
   shortcuts: RowShortcut[];
+  /** SPEC §7 close to gold: graded bugs whose patch is at least `threshold` similar to gold, of those with a similarity (over the scored chains, summed over runs) */
+  closeToGold: { bugs: number; of: number; threshold: number };
   /** SPEC §4 rank tiers among the rows of its mode, as last refreshed; null under a window, without test edits, or while the rows differ from those ranked */
   tier: RowTierFacts | null;
 };
@@ -322,6 +324,11 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
   const rules = (await getVersionRules(version)) ?? {};
   const scored = (id: string) => (window && window.keeps.chains < window.keeps.totalChains ? window.keeps.inside.has(id) : true);
   const testEditBugs = (id: string) => (records.get(id) ?? []).reduce((n, c) => n + (scored(c.continuous_id) ? (c.test_edits?.length ?? 0) : 0), 0);
+  const threshold = rules.close_to_gold ?? CLOSE_TO_GOLD;
+  const closeToGold = (ids: string[]) => {
+    const similarities = ids.flatMap((id) => (records.get(id) ?? []).flatMap((c) => (scored(c.continuous_id) ? (c.gold_similarity ?? []) : []))).filter((x) => x !== null);
+    return { bugs: similarities.filter((x) => x >= threshold).length, of: similarities.length, threshold };
+  };
   const rows: LeaderboardValueRow[] = [];
   for (const s of newest) {
     const v = scoring.values.get(s.id);
@@ -352,6 +359,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       shortcuts: s.runs.flatMap((r) =>
         Object.entries(parseColumn(shortcutSummarySchema, r.shortcuts, "Submission.shortcuts")).map(([kind, bugs]) => ({ run: r.run, kind: kind as ShortcutKind, bugs: bugs! })),
       ),
+      closeToGold: closeToGold(s.runs.map((r) => r.id)),
       tier: null,
     });
   }

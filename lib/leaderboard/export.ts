@@ -59,6 +59,9 @@ export type ApiRow = {
   rule_breaches: { run: number; field: string; rule: string; message: string }[];
   /** the shortcut scan's flags on the runs' trajectories: per run and kind, the bugs hit */
   shortcut_flags: { run: number; kind: ShortcutKind; bugs: number }[];
+  /** SPEC §7 close to gold: graded bugs whose patch is at least the version's threshold similar to gold, and their share of the graded bugs with a similarity (null with none) */
+  close_to_gold_bugs: number;
+  close_to_gold_share: number | null;
   /** SPEC §4 rank tiers among the rows of its mode: null under a bug-date window, without test edits, or before the version's ranking is refreshed */
   tier: number | null;
   /** the exact sign test over chains against the row above, raw and Holm-corrected; null for a mode's first row */
@@ -112,6 +115,8 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     test_edits_flagged: r.testEdits.flagged,
     rule_breaches: r.breaches.map((b) => ({ run: b.run, field: b.field, rule: b.rule, message: b.message })),
     shortcut_flags: r.shortcuts,
+    close_to_gold_bugs: r.closeToGold.bugs,
+    close_to_gold_share: r.closeToGold.of > 0 ? r.closeToGold.bugs / r.closeToGold.of : null,
     tier: r.tier?.tier ?? null,
     p_vs_above: r.tier?.p_vs_above ?? null,
     p_vs_above_holm: r.tier?.p_vs_above_holm ?? null,
@@ -197,6 +202,8 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "test_edit_bugs", value: (l) => evaluated(l)?.test_edit_bugs },
   { label: "rule_breaches", value: (l) => evaluated(l)?.rule_breaches.map((b) => `run ${b.run}: ${b.field}`).join("; ") },
   { label: "shortcut_flags", value: (l) => evaluated(l)?.shortcut_flags.map((f) => `run ${f.run}: ${f.kind} (${f.bugs} bugs)`).join("; ") },
+  { label: "close_to_gold_bugs", value: (l) => evaluated(l)?.close_to_gold_bugs },
+  { label: "close_to_gold_share", value: (l) => num(evaluated(l)?.close_to_gold_share) },
   // SPEC §4 rank tiers, empty when the view has none
   { label: "tier", value: (l) => evaluated(l)?.tier },
   { label: "p_vs_above", value: (l) => pValue(evaluated(l)?.p_vs_above) },

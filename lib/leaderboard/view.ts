@@ -25,7 +25,7 @@ export const PAGE_ROWS = 100;
 // ---------------------------------------------------------------- as the table prints them
 
 /** `title`: what a badge stands on (a rule breach's fields), for its tooltip */
-export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits" | "shortcuts"; label: string; title?: string };
+export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits" | "shortcuts" | "close_to_gold"; label: string; title?: string };
 /**
  * A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported
  * rows), `−29%` against Oracle (null for Oracle rows), and for a row of
@@ -81,6 +81,14 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView): Display
       key: "shortcuts",
       label: `shortcut flags (${bugs})`,
       title: `The shortcut scan flagged the trajectories of ${bugs} bug${bugs === 1 ? "" : "s"}:\n${r.shortcuts.map((f) => `run ${f.run}: ${SHORTCUT_LABELS[f.kind]}, ${f.bugs} bug${f.bugs === 1 ? "" : "s"}`).join("\n")}`,
+    });
+  }
+  if (r.closeToGold.bugs > 0) {
+    const { bugs, of, threshold } = r.closeToGold;
+    badges.push({
+      key: "close_to_gold",
+      label: `close to gold ${formatPercent((bugs / of) * 100)}%`,
+      title: `${bugs} of ${of} graded bug${of === 1 ? "" : "s"} have a model patch at least ${threshold} similar to the gold patch (SPEC §7): a flag for reviewers, not a verdict`,
     });
   }
   if (r.breaches.length > 0) {

@@ -55,6 +55,7 @@ export function leaderboardRow(over: {
     testEdits: { bugs: 0, flagged: false },
     shortcuts: [],
     effortPerChain: null,
+    closeToGold: { bugs: 0, of: 16, threshold: 0.9 },
     tier: null,
   };
 }
