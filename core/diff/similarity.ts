@@ -43,6 +43,9 @@ export function lineTokens(line: string): string[] {
   return out;
 }
 
+/** One added line as the similarity reads it (tokens joined): two lines with the same key are the same code. */
+export const addedLineKey = (line: string): string => lineTokens(line).join(" ");
+
 /** The added lines' tokens of a unified diff, in order. */
 export function addedTokens(patch: string): string[] {
   return patch.split("\n").flatMap((l) => (l.startsWith("+") && !l.startsWith("+++ ") ? lineTokens(l.slice(1)) : []));
