@@ -288,6 +288,13 @@ async function main(): Promise<void> {
     ]);
     if ((i + 1) % 100 === 0) console.log(`${i + 1}/${subs.length} submissions (${((Date.now() - t0) / 1000).toFixed(1)} s, scoring ${(scoring / 1000).toFixed(1)} s)`);
   }
+  // the rank tiers the aggregate refresh stores beside the scores (SPEC §4), timed as a refresh runs them: the board's rows read, every row's chain records parsed, both scorings ranked
+  const { refreshVersionRanking } = await import("@/lib/leaderboard/ranking-refresh");
+  const t1 = performance.now();
+  const ranking = (await refreshVersionRanking(version.id))!;
+  const tiersOf = (mode: string) => new Set(ranking.strict.filter((r) => r.mode === mode).map((r) => r.tier)).size;
+  const modes = [...new Set(ranking.strict.map((r) => r.mode))].map((m) => `${m} ${ranking.strict.filter((r) => r.mode === m).length} rows in ${tiersOf(m)} tiers`);
+  console.log(`rank tiers (strict and lenient, ${ranking.strict.length} rows, ${chains.length} chains, 2,000 resamples): ${(performance.now() - t1).toFixed(0)} ms; strict: ${modes.join(", ")}`);
   const counts = { submissions: await db.submission.count(), bugResults: await db.bugResult.count(), scores: await db.submissionScore.count() };
   await db.$disconnect();
   console.log(`${file}: ${counts.submissions} public completed submissions, ${counts.bugResults} BugResult rows, ${counts.scores} SubmissionScore rows (${((Date.now() - t0) / 1000).toFixed(1)} s)`);

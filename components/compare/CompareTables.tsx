@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import { EstimateText } from "@/components/leaderboard/EstimateText";
 import { DataTable, type Column } from "@/components/ui/DataTable";
 import { MODE_LABELS, formatCost, formatInterval, formatPercent } from "@/core/scoring/format";
-import { formatPoints, type ChainWinLoss } from "@/lib/compare/view";
+import { flippedText, formatP, formatPoints, type ChainWinLoss } from "@/lib/compare/view";
 import type { ComparePick, CompareView } from "@/lib/compare/data";
 import { failurePageUrl, submissionPageUrl } from "@/lib/submissions/urls";
 import { hrefWith } from "@/lib/view-query";
@@ -44,7 +44,10 @@ export function CompareDifference({ view }: { view: CompareView }) {
       <p className="muted">
         Per-bug % on the {paired.chains} chains ({paired.bugs} bugs) both cover, {paired.scoring} scoring; the interval is a 95% paired
         bootstrap over those chains ({paired.bootstrap.draws} draws, seed {paired.bootstrap.seed}).
-        {paired.difference.ci[0] > 0 || paired.difference.ci[1] < 0 ? " The interval excludes 0." : " The interval includes 0: no clear difference."}
+        {paired.difference.ci[0] > 0 || paired.difference.ci[1] < 0 ? " The interval excludes 0." : " The interval includes 0: no clear difference."}{" "}
+        <span data-testid="paired-p">
+          Exact sign test over those chains ({paired.wins} won by A, {paired.losses} by B, ties dropped): p = {formatP(paired.sign_test_p)}.
+        </span>
       </p>
       <DataTable
         id="difference"
@@ -106,6 +109,7 @@ export function CompareChainTable({ view }: { view: CompareView }) {
         countColumn("A", a, "a"),
         countColumn("B", b, "b"),
         { header: "More resolved by", cellClass: (r) => (r.winner === "tie" ? "muted" : `winner-${r.winner}`), cell: label },
+        { header: "Flipped positions", cell: (r) => flippedText(r.flipped) || <span className="muted">none</span> },
       ]}
       rows={view.chains}
       rowKey={(r) => r.continuousId}

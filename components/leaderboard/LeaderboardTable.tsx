@@ -79,6 +79,13 @@ const columns = helper.columns([
     meta: { numeric: true, title: COLUMN_HELP.per_bug },
     cell: ({ row: { original: r } }) => <Rate rate={r.perBug} href={r.href} />,
   }),
+  helper.accessor((r) => r.tier?.label ?? "", {
+    id: "tier",
+    header: "Tier",
+    enableSorting: false,
+    meta: { numeric: true, title: "Rows of a mode in one tier are not told apart by an exact sign test over chains against the row above (Holm-corrected, 5%); hover a tier for its p-value and rank stability" },
+    cell: ({ row: { original: r } }) => (r.tier ? <span className="lb-tier" title={r.tier.title}>{r.tier.label}</span> : <span className="muted">—</span>),
+  }),
   helper.accessor((r) => r.chain.value, {
     id: "chain",
     header: "Chain %",
@@ -225,7 +232,7 @@ export function LeaderboardTable({ id, caption, groups, query, sort, shown, repo
   const data = useMemo(() => groups.flatMap((g) => g.rows), [groups]);
   const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.key, desc: sort.dir === "desc" }] : []), [sort]);
   const columnVisibility = useMemo(
-    () => ({ ...Object.fromEntries(CHOOSABLE_COLUMNS.map((c) => [c, shown.includes(c)])), rank: !reported }),
+    () => ({ ...Object.fromEntries(CHOOSABLE_COLUMNS.map((c) => [c, shown.includes(c)])), rank: !reported, tier: !reported }),
     [shown, reported],
   );
   const table = useTable({

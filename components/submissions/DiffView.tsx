@@ -35,13 +35,15 @@ const SIGN: Record<DiffLine["kind"], { sign: string; label: string }> = {
 };
 
 function Row({ line, code }: { line: DiffLine; code: HighlightedLine }) {
-  const { sign, label } = SIGN[line.kind];
+  const { sign } = SIGN[line.kind];
+  // SPEC §7: an added line the other patch adds too is marked (close to gold)
+  const label = line.shared ? `${SIGN[line.kind].label}, also in the other patch` : SIGN[line.kind].label;
   return (
-    <tr className={`diff-line diff-${line.kind}`}>
+    <tr className={`diff-line diff-${line.kind}${line.shared ? " diff-shared" : ""}`}>
       <td className="diff-ln">{line.oldNo ?? ""}</td>
       <td className="diff-ln">{line.newNo ?? ""}</td>
       <td className="diff-sign" title={label}>
-        <span aria-label={label}>{sign}</span>
+        <span aria-label={label}>{line.shared ? "=" : sign}</span>
       </td>
       <td className="diff-code">
         <code>{code.length ? tokens(code) : "\u200b"}</code>

@@ -74,9 +74,14 @@ export const versionRulesSchema = z
     mini_size: z.number().int().positive().optional(),
     /** proposed chains' flaky tests (default drop) */
     flaky_tests: flakyRuleSchema.optional(),
+    /** SPEC §7: a bug is close to gold from this similarity on (default CLOSE_TO_GOLD) */
+    close_to_gold: z.number().gt(0).max(1).optional(),
   })
   .strict();
 export type VersionRules = z.infer<typeof versionRulesSchema>;
+
+/** The similarity to gold from which a bug is close to gold, where a version sets none (SPEC §7). */
+export const CLOSE_TO_GOLD = 0.9;
 
 export const ruleBreachSchema = z.object({ field: z.string(), rule: versionRulesSchema.keyof(), action: ruleActionSchema, message: z.string() });
 /** Submission.ruleBreaches: the flagged breaches stored with a submission. */

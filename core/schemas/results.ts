@@ -61,6 +61,8 @@ export const gradedBugSchema = predictionMetaSchema.extend({
   record_sha256: sha256.optional(),
   /** sha256 of the bug's prediction line (canonical JSON); null when the bug had no prediction */
   prediction_sha256: sha256.nullable().optional(),
+  /** SPEC §7 "Close to gold": the model patch's similarity to the gold patch (core/diff/similarity.ts); null when gold adds no code; absent in results of an older release */
+  gold_similarity: z.number().min(0).max(1).nullable().optional(),
 });
 export type GradedBug = z.infer<typeof gradedBugSchema>;
 

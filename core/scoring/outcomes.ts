@@ -94,6 +94,7 @@ export function chainRecords(run: RunResults): ChainRecord[] {
       cost_usd: sumOrNull(bugs.map((b) => b?.cost_usd)),
       peak_context_tokens: maxOrNull(bugs.map((b) => b?.peak_context_tokens)),
       test_edits: testEditPositions(bugs),
+      gold_similarity: bugs.map((b) => b?.gold_similarity ?? null),
       effort: {
         input_tokens: sumOrNull(bugs.map((b) => b?.input_tokens)),
         output_tokens: sumOrNull(bugs.map((b) => b?.output_tokens)),

@@ -25,6 +25,8 @@ describe("pairedComparison", () => {
     const p = pairedComparison(seq, seq);
     expect(p.difference).toEqual({ value: 0, ci: [0, 0] });
     expect([p.wins, p.losses, p.ties]).toEqual([0, 0, 3]);
+    // no chain differs: the sign test has nothing against equality
+    expect(p.sign_test_p).toBe(1);
     expect(pairedComparisonSchema.parse(p)).toEqual(p);
   });
 
@@ -38,6 +40,8 @@ describe("pairedComparison", () => {
     // resolved per chain: c1 1 vs 3 (loss), c2 3 vs 2 (win), c3 0 vs 2 (loss)
     expect([p.wins, p.losses, p.ties]).toEqual([1, 2, 0]);
     expect([p.chains, p.bugs]).toEqual([3, 8]);
+    // sign test, 1 win against 2 losses: p = 2·P(X ≤ 1 | 3, ½) = 2·4/8, capped at 1
+    expect(p.sign_test_p).toBe(1);
   });
 
   it("uses lenient grades on request", () => {

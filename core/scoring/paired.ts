@@ -5,7 +5,10 @@
  * (`chains_selected`, or every dataset chain when that is null). The difference is
  * a − b in per-bug percentage points on the shared chains; its interval resamples
  * the shared chains once per draw and scores both runs on the same resample.
+ * The exact sign test over the shared chains (wins against losses, ties
+ * dropped) gives its p-value, the test rank tiers use.
  */
+import { signTest } from "@/core/statistics";
 import { bootstrapIntervals, resolveBootstrap, type Indices } from "./bootstrap";
 import { chainOutcomes, type ChainOutcome, type RunResults, type Scoring } from "./outcomes";
 import type { PairedComparison } from "./schemas";
@@ -42,13 +45,8 @@ export function pairedComparison(a: RunResults, b: RunResults, opts: PairedOptio
   const diff = (idx: Indices) => perBugPercent(totalsA, idx) - perBugPercent(totalsB, idx);
   const all = allIndices(left.length);
   const [ci] = bootstrapIntervals(left.length, [diff], boot);
-  let wins = 0;
-  let losses = 0;
-  left.forEach((_, i) => {
-    const delta = (totalsA.resolved[i] as number) - (totalsB.resolved[i] as number);
-    if (delta > 0) wins++;
-    else if (delta < 0) losses++;
-  });
+  // per chain, a's resolved bugs minus b's: the sign test's pairs (SPEC §4 "Rank tiers"), whose signs are the wins and losses
+  const { wins, losses, p } = signTest(left.map((_, i) => (totalsA.resolved[i] as number) - (totalsB.resolved[i] as number)));
   return {
     scoring,
     a: { system: a.summary.system, mode: a.summary.mode, per_bug: perBugPercent(totalsA, all) },
@@ -59,6 +57,7 @@ export function pairedComparison(a: RunResults, b: RunResults, opts: PairedOptio
     wins,
     losses,
     ties: left.length - wins - losses,
+    sign_test_p: p,
     bootstrap: boot,
   };
 }

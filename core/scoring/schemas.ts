@@ -54,6 +54,8 @@ export const chainRecordSchema = z.object({
   test_edits: z.array(z.number().int().positive()).optional(),
   /** the chain's summed effort; absent in records of an older release */
   effort: effortSchema.optional(),
+  /** per position, the bug's similarity to gold (SPEC §7 "Close to gold"); null when not known; absent in records of an older release */
+  gold_similarity: z.array(z.number().nullable()).optional(),
 });
 export type ChainRecord = z.infer<typeof chainRecordSchema>;
 
@@ -125,6 +127,8 @@ export const pairedComparisonSchema = z.object({
   wins: count,
   losses: count,
   ties: count,
+  /** exact two-sided sign test of wins against losses (core/statistics) */
+  sign_test_p: z.number(),
   bootstrap: bootstrapInfoSchema,
 });
 export type PairedComparison = z.infer<typeof pairedComparisonSchema>;

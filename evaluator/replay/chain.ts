@@ -17,6 +17,7 @@
 import { randomBytes } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 import { isRunnerConfigFile, isTestPath, parseUnifiedDiff, touchedFiles, unsafePaths, withoutFiles } from "@/core/diff";
+import { goldSimilarity } from "@/core/diff/similarity";
 import type { TestEditPolicy } from "@/core/schemas/manifest";
 import { gradeBug, graderProvenance } from "@/core/grading";
 import { getLogParser } from "@/core/parsers";
@@ -397,6 +398,7 @@ function gradeOne(input: ChainReplayInput, parser: LogParser, bug: Bug, { built,
     discarded_files: [...new Set([...prep.discarded, ...modelFiles.filter((f) => testFiles.includes(f))])].sort(),
     ...metaOf(prediction),
     ...graderProvenance(input.chain, prediction),
+    gold_similarity: goldSimilarity(prediction?.model_patch ?? "", bug.patch),
   };
   const log = bugLogText({ bug: graded, setupLog: prep.setupLog, run, token, statuses: grade.statuses });
   // the submitted patch, as model.patch keeps it (stripped test edits are named in the log)

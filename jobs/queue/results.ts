@@ -49,6 +49,7 @@ export function bugResultRow(submissionId: string, a: BugArtifacts): Prisma.BugR
     logParser: b.log_parser ?? null,
     recordSha256: b.record_sha256 ?? null,
     predictionSha256: b.prediction_sha256 ?? null,
+    goldSimilarity: b.gold_similarity ?? null,
   };
 }
 

@@ -43,6 +43,8 @@ export function compareExport(q: z.infer<typeof compareExportQuerySchema>, view:
       { label: "a_resolved", value: (r) => r.a },
       { label: "b_resolved", value: (r) => r.b },
       { label: "more_resolved_by", value: (r) => r.winner },
+      { label: "resolved_by_a_only", value: (r) => r.flipped.a.join(" ") },
+      { label: "resolved_by_b_only", value: (r) => r.flipped.b.join(" ") },
     ];
     return { table: exportTable(name, columns, view.chains), meta };
   }
@@ -61,6 +63,7 @@ export function compareExport(q: z.infer<typeof compareExportQuerySchema>, view:
     { label: "a_wins", value: (p) => p.wins },
     { label: "b_wins", value: (p) => p.losses },
     { label: "ties", value: (p) => p.ties },
+    { label: "sign_test_p", value: (p) => p.sign_test_p },
   ];
   return { table: exportTable(name, columns, [paired]), meta };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { pairedComparison } from "@/core/scoring";
 import { grades, makeRun } from "@/core/scoring/test-fixtures";
 import type { Mode } from "@/core/schemas/prediction";
-import { MARK_PX, chainWinLoss, formatPoints, paretoFrontier, placeMarks, scatterPoints } from "@/lib/compare/view";
+import { MARK_PX, chainWinLoss, flippedText, formatP, formatPoints, paretoFrontier, placeMarks, scatterPoints } from "@/lib/compare/view";
 
 describe("chainWinLoss", () => {
   const chains: [string, number][] = [
@@ -22,6 +22,14 @@ describe("chainWinLoss", () => {
       ["C", 0, 0, "tie"],
     ]);
     expect(strict[0]!.firstUnresolved).toEqual({ a: 3, b: 2 });
+    // strict: A#2 resolved by a only, B#2 by b only; C neither
+    expect(strict.map((c) => flippedText(c.flipped))).toEqual(["2 by A", "2 by B", ""]);
+    // lenient: A#2 by a, A#3 by b; C#2 by a
+    expect(chainWinLoss(a, b, "lenient").map((c) => c.flipped)).toEqual([
+      { a: [2], b: [3] },
+      { a: [], b: [2] },
+      { a: [2], b: [] },
+    ]);
     for (const scoring of ["strict", "lenient"] as const) {
       const rows = chainWinLoss(a, b, scoring);
       const p = pairedComparison(a, b, { scoring, draws: 50 });
@@ -30,6 +38,10 @@ describe("chainWinLoss", () => {
     }
     // lenient: C#2 counts for a
     expect(chainWinLoss(a, b, "lenient")[2]!.winner).toBe("a");
+  });
+
+  it("formats p-values", () => {
+    expect([formatP(1), formatP(0.0625), formatP(0.0004)]).toEqual(["1.000", "0.063", "< 0.001"]);
   });
 
   it("only chains both runs cover", () => {

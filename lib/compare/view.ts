@@ -15,7 +15,11 @@ export type ChainWinLoss = {
   winner: "a" | "b" | "tie";
   /** the first unresolved bug's position in each run, null when all resolved */
   firstUnresolved: { a: number | null; b: number | null };
+  /** positions (1-based) that flipped: resolved by A only, and by B only */
+  flipped: { a: number[]; b: number[] };
 };
+
+const only = (x: boolean[], y: boolean[]): number[] => x.flatMap((r, i) => (r && !y[i] ? [i + 1] : []));
 
 const firstUnresolved = (resolved: boolean[]): number | null => {
   const i = resolved.indexOf(false);
@@ -48,10 +52,19 @@ export function chainWinLoss(a: RunResults, b: RunResults, scoring: Scoring): Ch
         b: rb,
         winner: ra > rb ? "a" : ra < rb ? "b" : "tie",
         firstUnresolved: { a: firstUnresolved(oa.resolved), b: firstUnresolved(ob.resolved) },
+        flipped: { a: only(oa.resolved, ob.resolved), b: only(ob.resolved, oa.resolved) },
       },
     ];
   });
 }
+
+/** The positions that flipped, in words: `2, 3 by A; 1 by B`, or "" when none did. */
+export function flippedText(f: ChainWinLoss["flipped"]): string {
+  return [f.a.length ? `${f.a.join(", ")} by A` : "", f.b.length ? `${f.b.join(", ")} by B` : ""].filter(Boolean).join("; ");
+}
+
+/** A p-value as printed: three decimals, or `< 0.001`. */
+export const formatP = (p: number): string => (p < 0.001 ? "< 0.001" : p.toFixed(3));
 
 /** A difference in percentage points with its sign: `+12.5`, `−3.0`, `0.0`. */
 export function formatPoints(value: number): string {

@@ -6,37 +6,25 @@
  * evaluator's pure functions over `runResultsForSubmission`, so the portal's
  * numbers are `chainswe report`'s numbers.
  *
+ * The version's rank tiers (lib/leaderboard/tiers.ts) are refreshed with them.
  * Refreshed by the worker when a submission completes (jobs/queue/run-job.ts),
  * removed when a reviewer re-runs it, and rebuilt whole by
  * `chainswe aggregates refresh` (e.g. after an upgrade changes a formula).
  */
 import { z } from "zod";
 import { chainErrorBreakdown, chainErrorBreakdownSchema, chainErrors, chainErrorSchema } from "@/core/analysis";
-import { POSITION_SETS, SCORINGS, chainRecordSchema, chainRecords, runScoresSchema, scoreRun, type ChainRecord, type RunResults } from "@/core/scoring";
+import { POSITION_SETS, SCORINGS, chainRecords, scoreRun, type RunResults } from "@/core/scoring";
 import { db } from "@/db/client";
-import { columnJson, parseColumn } from "@/core/schemas/columns";
+import { columnJson } from "@/core/schemas/columns";
+import { storedChainsSchema, storedScoresSchema, type StoredScores } from "@/lib/leaderboard/stored-scores";
+
+// the stored columns' schemas, where their writer is (the board's readers import lib/leaderboard/stored-scores.ts)
+export { storedChainsSchema, storedScoresSchema, parseStoredChains, parseStoredScores, type StoredScores } from "@/lib/leaderboard/stored-scores";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
+import { storeGoldSimilarity } from "@/lib/submissions/gold-similarity";
 import { keepScoreRevision, retireScores } from "@/jobs/queue";
 
-/** SubmissionScore.scores: RunScores by scoring, then by position set. */
-export const storedScoresSchema = z.object({
-  strict: z.object({ length3: runScoresSchema, all: runScoresSchema }),
-  lenient: z.object({ length3: runScoresSchema, all: runScoresSchema }),
-});
-export type StoredScores = z.infer<typeof storedScoresSchema>;
-
 export const storedChainErrorsSchema = z.array(chainErrorSchema);
-
-/** SubmissionScore.chains: each chain as the run left it, in the version's order (a bug-date window rescores from these). */
-export const storedChainsSchema = z.array(chainRecordSchema);
-
-export function parseStoredChains(text: string): ChainRecord[] {
-  return parseColumn(storedChainsSchema, text, "SubmissionScore.chains");
-}
-
-export function parseStoredScores(text: string): StoredScores {
-  return parseColumn(storedScoresSchema, text, "SubmissionScore.scores");
-}
 
 /** The grader version(s) a run's bugs were graded with, as one text ("0.3.0", or "0.2.1, 0.3.0"); null when none says. */
 export function gradersOf(run: RunResults): string | null {
@@ -54,6 +42,8 @@ async function refreshScores(submissionId: string): Promise<boolean> {
     await db.$transaction((tx) => retireScores(tx, submissionId, new Date()));
     return false;
   }
+  // results stored before similarities to gold were recorded get them now (SPEC §7 "Close to gold")
+  await storeGoldSimilarity(submissionId, "missing");
   const run = await runResultsForSubmission(submissionId);
   if (!run) return false;
   const scored = Object.fromEntries(
@@ -111,21 +101,37 @@ async function refreshAnalyses(sub: Pairable): Promise<number> {
   return seqIds.length;
 }
 
-/** Everything derived from one submission's results; call when its evaluation completes. */
-export async function refreshAggregates(submissionId: string): Promise<{ scored: boolean; analyses: number }> {
+/**
+ * Everything derived from one submission's results; call when its evaluation
+ * completes. `ranking`: also the rank tiers of its version (SPEC §4), which
+ * read every row of the board; refreshAllAggregates ranks each version once instead.
+ */
+export async function refreshAggregates(submissionId: string, opts: { ranking?: boolean } = {}): Promise<{ scored: boolean; analyses: number }> {
   const sub = await db.submission.findUnique({ where: { id: submissionId }, select: { id: true, systemId: true, datasetVersionId: true, mode: true, split: true } });
   if (!sub) return { scored: false, analyses: 0 };
   const scored = await refreshScores(submissionId);
   const analyses = scored ? await refreshAnalyses(sub) : 0;
+  if (opts.ranking ?? true) await refreshRanking(sub.datasetVersionId);
   return { scored, analyses };
 }
 
-/** Every completed submission's aggregates, rebuilt; the count of submissions refreshed. */
+/** The version's rank tiers (lib/leaderboard/ranking-refresh.ts; imported when needed). */
+async function refreshRanking(datasetVersionId: string): Promise<void> {
+  const { refreshVersionRanking } = await import("@/lib/leaderboard/ranking-refresh");
+  await refreshVersionRanking(datasetVersionId);
+}
+
+/** Every completed submission's aggregates, rebuilt, then every version's rank tiers; the count of submissions refreshed. */
 export async function refreshAllAggregates(log: (line: string) => void = () => {}): Promise<number> {
   const subs = await db.submission.findMany({ where: { status: "completed" }, select: { id: true }, orderBy: { createdAt: "asc" } });
   for (const [i, s] of subs.entries()) {
-    const r = await refreshAggregates(s.id);
+    const r = await refreshAggregates(s.id, { ranking: false });
     log(`${i + 1}/${subs.length} ${s.id}: scores${r.analyses ? `, ${r.analyses} chain-error analysis(es)` : ""}`);
+  }
+  for (const v of await db.datasetVersion.findMany({ select: { id: true, version: true }, orderBy: { createdAt: "asc" } })) {
+    const started = performance.now();
+    await refreshRanking(v.id);
+    log(`version ${v.version}: rank tiers in ${Math.round(performance.now() - started)} ms`);
   }
   return subs.length;
 }

@@ -133,7 +133,9 @@ describe("getLeaderboard under a bug-date window (SPEC §7)", () => {
 
   it("fills the chain records of scores stored before they were kept, from the graded bugs", async () => {
     const id = await completed("lb-old", "oracle", { unresolved: ["semverkit-chain-1#3"] });
-    await t.db.submissionScore.update({ where: { submissionId: id }, data: { chains: null } });
+    // as an older release stored it: no chain records, at a computedAt this process never read (the refresh's ranking read the new one)
+    await clockTicked();
+    await t.db.submissionScore.update({ where: { submissionId: id }, data: { chains: null, computedAt: new Date() } });
     await clockTicked();
     await t.db.submission.update({ where: { id }, data: { reviewReason: "touch" } });
     const row = (await lb.getLeaderboard({ version: "v1", window: { from: "2024-01-01" } })).rows.find((r) => r.submissionId === id)!;

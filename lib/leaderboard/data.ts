@@ -39,16 +39,17 @@ import {
 import { db } from "@/db/client";
 import { parseColumn, splitSchema, systemLinksSchema, type Split } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
-import { isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/manifest";
+import { CLOSE_TO_GOLD, isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/manifest";
 import { shortcutSummarySchema, type ShortcutKind } from "@/core/trajectory/shortcuts";
 import type { Effort } from "@/core/scoring/schemas";
 import { getVersionRules } from "@/lib/dataset/data";
-import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/aggregates";
+import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/stored-scores";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
 import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
 import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
 import { archivedSubmissions } from "@/lib/leaderboard/history";
 import { asOfSchema, endOfDay } from "@/lib/leaderboard/as-of";
+import { storedRanking, tiersForRows, type RowTierFacts } from "@/lib/leaderboard/tiers";
 
 export const leaderboardQuerySchema = z.object({
   /** a dataset version; default the newest */
@@ -103,6 +104,10 @@ export type LeaderboardRow = {
   shortcuts: RowShortcut[];
   /** the bugs those flags are on, each counted once (a bug flagged for two kinds, or in two runs, is one bug), inside the bug-date window */
   shortcutBugs: number;
+  /** SPEC §7 close to gold: graded bugs whose patch is at least `threshold` similar to gold, of those with a similarity (over the scored chains, summed over runs) */
+  closeToGold: { bugs: number; of: number; threshold: number };
+  /** SPEC §4 rank tiers among the rows of its mode, as last refreshed; null under a window, without test edits, or while the rows differ from those ranked */
+  tier: RowTierFacts | null;
 };
 
 export type RowShortcut = { run: number; kind: ShortcutKind; bugs: number };
@@ -257,7 +262,7 @@ async function valuesBoard(q: LeaderboardQuery, data?: string): Promise<Leaderbo
  * submission (status, visibility, review) bumps its updatedAt, as every change
  * to a system does; scores are rewritten with a new computedAt or deleted; a
  * dataset version is added or removed, or its rules set; team names never
- * change. One query of seven aggregates over small tables, so callers can keep what they derived from
+ * change. One query of eight aggregates over small tables, so callers can keep what they derived from
  * the leaderboard while it is unchanged.
  */
 export async function leaderboardDataVersion(): Promise<string> {
@@ -265,7 +270,7 @@ export async function leaderboardDataVersion(): Promise<string> {
     (SELECT max("updatedAt") FROM "Submission") AS s, (SELECT count(*) FROM "Submission") AS sn,
     (SELECT max("computedAt") FROM "SubmissionScore") AS c, (SELECT count(*) FROM "SubmissionScore") AS cn,
     (SELECT max("updatedAt") FROM "System") AS y, (SELECT count(*) FROM "DatasetVersion") AS v,
-    (SELECT max("rulesSetAt") FROM "DatasetVersion") AS r`;
+    (SELECT max("rulesSetAt") FROM "DatasetVersion") AS r, (SELECT max("computedAt") FROM "VersionRanking") AS t`;
   return Object.values(row ?? {})
     .map((v) => (v instanceof Date ? v.toISOString() : String(v)))
     .join("|");
@@ -348,6 +353,11 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
   const testEditBugs = (id: string) => (records.get(id) ?? []).reduce((n, c) => n + (scored(c.continuous_id) ? (c.test_edits?.length ?? 0) : 0), 0);
   const flaggedBugs = await shortcutFlaggedBugs(newest.flatMap((s) => s.runs.filter((r) => r.shortcuts !== "{}").map((r) => r.id)));
   const shortcutBugs = (runIds: string[]) => new Set(runIds.flatMap((id) => (flaggedBugs.get(id) ?? []).filter((b) => scored(b.continuousId)).map((b) => `${b.continuousId}\0${b.order}`))).size;
+  const threshold = rules.close_to_gold ?? CLOSE_TO_GOLD;
+  const closeToGold = (ids: string[]) => {
+    const similarities = ids.flatMap((id) => (records.get(id) ?? []).flatMap((c) => (scored(c.continuous_id) ? (c.gold_similarity ?? []) : []))).filter((x) => x !== null);
+    return { bugs: similarities.filter((x) => x >= threshold).length, of: similarities.length, threshold };
+  };
   const rows: LeaderboardValueRow[] = [];
   for (const s of newest) {
     const v = scoring.values.get(s.id);
@@ -380,7 +390,14 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
         Object.entries(parseColumn(shortcutSummarySchema, r.shortcuts, "Submission.shortcuts")).map(([kind, bugs]) => ({ run: r.run, kind: kind as ShortcutKind, bugs: bugs! })),
       ),
       shortcutBugs: shortcutBugs(s.runs.map((r) => r.id)),
+      closeToGold: closeToGold(s.runs.map((r) => r.id)),
+      tier: null,
     });
+  }
+  // tiers rank every chain with test edits as graded: none under a window that drops chains or without test edits
+  if (!(window && window.keeps.chains < window.keeps.totalChains) && q.test_edits === "with") {
+    const tiers = tiersForRows(rows.map((r) => ({ submissionId: r.submissionId, mode: r.mode, submissionIds: r.runs?.submissionIds ?? [r.submissionId] })), await storedRanking(version), q.scoring);
+    for (const r of rows) r.tier = tiers.get(r.submissionId) ?? null;
   }
   const oracleOf = new Map(rows.filter((r) => r.mode === "oracle").map((r) => [r.system.id, r]));
   for (const r of rows) {

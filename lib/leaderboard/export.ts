@@ -61,6 +61,16 @@ export type ApiRow = {
   shortcut_flags: { run: number; kind: ShortcutKind; bugs: number }[];
   /** the grader version(s) its scores came from (SPEC §6); null from an older release */
   grader_version: string | null;
+  /** SPEC §7 close to gold: graded bugs whose patch is at least the version's threshold similar to gold, and their share of the graded bugs with a similarity (null with none) */
+  close_to_gold_bugs: number;
+  close_to_gold_share: number | null;
+  /** SPEC §4 rank tiers among the rows of its mode: null under a bug-date window, without test edits, or before the version's ranking is refreshed */
+  tier: number | null;
+  /** the exact sign test over chains against the row above, raw and Holm-corrected; null for a mode's first row */
+  p_vs_above: number | null;
+  p_vs_above_holm: number | null;
+  /** share of resamples of chains in which the row keeps its rank */
+  rank_stability: number | null;
 };
 
 export type ApiReportedRow = {
@@ -108,6 +118,12 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     test_edits_flagged: r.testEdits.flagged,
     rule_breaches: r.breaches.map((b) => ({ run: b.run, field: b.field, rule: b.rule, message: b.message })),
     shortcut_flags: r.shortcuts,
+    close_to_gold_bugs: r.closeToGold.bugs,
+    close_to_gold_share: r.closeToGold.of > 0 ? r.closeToGold.bugs / r.closeToGold.of : null,
+    tier: r.tier?.tier ?? null,
+    p_vs_above: r.tier?.p_vs_above ?? null,
+    p_vs_above_holm: r.tier?.p_vs_above_holm ?? null,
+    rank_stability: r.tier?.rank_stability ?? null,
   };
 }
 
@@ -149,6 +165,8 @@ type Line = { kind: "evaluated"; row: ApiRow } | { kind: "reported"; row: ApiRep
 const evaluated = (l: Line) => (l.kind === "evaluated" ? l.row : null);
 /** CSV cells: floats without binary noise (2.0466, not 2.0465999999999998), booleans as words */
 const num = (x: number | null | undefined) => (x === null || x === undefined ? null : Math.round(x * 1e4) / 1e4);
+/** p-values keep their small magnitudes: six significant digits */
+const pValue = (x: number | null | undefined) => (x === null || x === undefined ? null : Number(x.toPrecision(6)));
 const bool = (x: boolean | undefined) => (x === undefined ? null : String(x));
 
 export const CSV_COLUMNS: CsvColumn<Line>[] = [
@@ -192,6 +210,13 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "test_edit_bugs", value: (l) => evaluated(l)?.test_edit_bugs },
   { label: "rule_breaches", value: (l) => evaluated(l)?.rule_breaches.map((b) => `run ${b.run}: ${b.field}`).join("; ") },
   { label: "shortcut_flags", value: (l) => evaluated(l)?.shortcut_flags.map((f) => `run ${f.run}: ${f.kind} (${f.bugs} bugs)`).join("; ") },
+  { label: "close_to_gold_bugs", value: (l) => evaluated(l)?.close_to_gold_bugs },
+  { label: "close_to_gold_share", value: (l) => num(evaluated(l)?.close_to_gold_share) },
+  // SPEC §4 rank tiers, empty when the view has none
+  { label: "tier", value: (l) => evaluated(l)?.tier },
+  { label: "p_vs_above", value: (l) => pValue(evaluated(l)?.p_vs_above) },
+  { label: "p_vs_above_holm", value: (l) => pValue(evaluated(l)?.p_vs_above_holm) },
+  { label: "rank_stability", value: (l) => num(evaluated(l)?.rank_stability) },
   // the population each row is scored over: the version's chains, or those a bug-date window keeps
   { label: "chains", value: (l) => evaluated(l)?.counts.chains },
   { label: "bugs", value: (l) => evaluated(l)?.counts.bugs },

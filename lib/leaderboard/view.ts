@@ -25,7 +25,7 @@ export const PAGE_ROWS = 100;
 // ---------------------------------------------------------------- as the table prints them
 
 /** `title`: what a badge stands on (a rule breach's fields), for its tooltip */
-export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits" | "shortcuts"; label: string; title?: string };
+export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits" | "shortcuts" | "close_to_gold"; label: string; title?: string };
 /**
  * A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported
  * rows), `−29%` against Oracle (null for Oracle rows), and for a row of
@@ -57,6 +57,8 @@ export type DisplayRow = {
   /** the evaluation's finishing day (UTC) */
   date: string | null;
   badges: Badge[];
+  /** SPEC §4 rank tier among the rows of its mode, and what it rests on (its tooltip); null without a stored ranking or for a reported row */
+  tier: { label: string; title: string } | null;
   /** the same view over only the bugs dated after the system's training cutoff (or release); null without one */
   afterCutoff: { href: string; day: string } | null;
 };
@@ -98,6 +100,14 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: R
       title: `The shortcut scan flagged the trajectories of ${bugsText(r.shortcutBugs)} (a bug flagged for two kinds counts once):\n${r.shortcuts.map((f) => `run ${f.run}: ${SHORTCUT_LABELS[f.kind]}, ${bugsText(f.bugs)}`).join("\n")}`,
     });
   }
+  if (r.closeToGold.bugs > 0) {
+    const { bugs, of, threshold } = r.closeToGold;
+    badges.push({
+      key: "close_to_gold",
+      label: `close to gold ${formatPercent((bugs / of) * 100)}%`,
+      title: `${bugs} of ${of} graded bug${of === 1 ? "" : "s"} have a model patch at least ${threshold} similar to the gold patch (SPEC §7): a flag for reviewers, not a verdict`,
+    });
+  }
   if (r.breaches.length > 0) {
     badges.push({ key: "rule_breach", label: "rule breach", title: r.breaches.map((b) => `run ${b.run}: ${b.field}: ${b.message}`).join("\n") });
   }
@@ -115,8 +125,22 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: R
     peakContext: formatTokens(r.peakContext),
     date: finishedDay(r.finishedAt),
     badges,
+    tier: tierCell(r),
     afterCutoff: afterCutoffLink(r, q),
   };
+}
+
+const pText = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
+
+/** A row's tier as printed, with its rank stability and the test against the row above on hover. */
+export function tierCell(r: Pick<LeaderboardShownRow, "tier" | "mode">): DisplayRow["tier"] {
+  if (!r.tier) return null;
+  const t = r.tier;
+  const above =
+    t.p_vs_above === null || t.p_vs_above_holm === null
+      ? `The first ${MODE_LABELS[r.mode]} row.`
+      : `Against the ${MODE_LABELS[r.mode]} row above: p = ${pText(t.p_vs_above)} (Holm-corrected ${pText(t.p_vs_above_holm)}).`;
+  return { label: String(t.tier), title: `Tier ${t.tier} of the ${MODE_LABELS[r.mode]} rows. ${above} Keeps its rank in ${Math.round(t.rank_stability * 100)}% of resamples of chains.` };
 }
 
 /** One click to the view over the bugs dated after this row's system's cutoff (SPEC §7), keeping every other choice. */
@@ -146,6 +170,7 @@ export function displayReportedRow(r: ReportedMainRow): DisplayRow {
     peakContext: formatTokens(null),
     date: null,
     badges: [],
+    tier: null,
     afterCutoff: null,
   };
 }

@@ -9,7 +9,7 @@
 import { chainRecords, chainsInWindow, isWindowSet, type BugWindow, type ChainRecord, type DatedChain, type WindowKeeps } from "@/core/scoring";
 import { db } from "@/db/client";
 import { columnJson } from "@/core/schemas/columns";
-import { parseStoredChains, storedChainsSchema } from "@/lib/leaderboard/aggregates";
+import { parseStoredChains, storedChainsSchema } from "@/lib/leaderboard/stored-scores";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
 

@@ -1,7 +1,7 @@
 /** Diffs as numbered hunks, folding, and highlighting split per line without losing multi-line context. */
 import { describe, expect, it } from "vitest";
 import type { ElementContent } from "hast";
-import { diffFiles, foldHunk, highlightHunk, languageOf, splitLines, type DiffLine } from "@/lib/submissions/diff-view";
+import { diffFiles, foldHunk, highlightHunk, languageOf, markSharedAdditions, splitLines, type DiffLine } from "@/lib/submissions/diff-view";
 
 const PATCH = [
   "diff --git a/pkg/mod.py b/pkg/mod.py",
@@ -77,5 +77,16 @@ describe("diffs", () => {
 
   it("languages by extension", () => {
     expect([languageOf("a/b.py"), languageOf("x.TOML"), languageOf("Makefile"), languageOf("README"), languageOf(".bashrc")]).toEqual(["python", "toml", "makefile", null, null]);
+  });
+});
+
+describe("markSharedAdditions", () => {
+  it("marks the added lines both patches add, names and layout aside, and nothing else", () => {
+    const agent = diffFiles(["--- a/m.py", "+++ b/m.py", "@@ -1,2 +1,3 @@", " keep = 1", "-old = 2", "+total = price * 2  # gross", "+print(total)"].join("\n"));
+    const gold = diffFiles(["--- a/m.py", "+++ b/m.py", "@@ -1,2 +1,2 @@", " keep = 1", "-old = 2", "+amount = cost * 2"].join("\n"));
+    const [a, g] = markSharedAdditions(agent, gold);
+    const shared = (files: typeof a) => files.flatMap((f) => f.hunks.flatMap((h) => h.lines.filter((l) => l.shared).map((l) => l.text)));
+    expect(shared(a)).toEqual(["total = price * 2  # gross"]);
+    expect(shared(g)).toEqual(["amount = cost * 2"]);
   });
 });

@@ -5,6 +5,7 @@
  * Patches are untrusted text: parse-diff reads them, and nothing becomes HTML;
  * highlighting yields a syntax tree that React renders as escaped text.
  */
+import { addedLineKey } from "@/core/diff/similarity";
 import type { Element, ElementContent, Root, RootContent } from "hast";
 import parseDiff from "parse-diff";
 import { refractor } from "refractor";
@@ -21,6 +22,8 @@ export type DiffLine = {
   newNo: number | null;
   /** the line without its +/-/space marker */
   text: string;
+  /** an added line the patch it is compared with adds too (SPEC §7 "Close to gold"), after the similarity's normalisation */
+  shared?: boolean;
 };
 
 /** Lines of a hunk, with long runs of unchanged lines folded (expandable on the page). */
@@ -165,4 +168,12 @@ export function highlightHunk(lines: readonly DiffLine[], language: string | nul
     o++;
     return newLines[n++] ?? [];
   });
+}
+
+/** Both patches with the added lines they share marked (the same code after the similarity's normalisation, core/diff/similarity.ts). */
+export function markSharedAdditions(a: DiffFileView[], b: DiffFileView[]): [DiffFileView[], DiffFileView[]] {
+  const keys = (files: DiffFileView[]) => new Set(files.flatMap((f) => f.hunks.flatMap((h) => h.lines.filter((l) => l.kind === "add").map((l) => addedLineKey(l.text)))));
+  const mark = (files: DiffFileView[], other: Set<string>) =>
+    files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, lines: h.lines.map((l) => (l.kind === "add" && addedLineKey(l.text) !== "" && other.has(addedLineKey(l.text)) ? { ...l, shared: true } : l)) })) }));
+  return [mark(a, keys(b)), mark(b, keys(a))];
 }

@@ -63,3 +63,10 @@ export function fileSetRows(gold: readonly string[], agents: readonly (readonly 
 /** The files of one agent (index into `marks`) with a given mark. */
 export const filesMarked = (rows: readonly FileSetRow[], agent: number, mark: FileMark): string[] =>
   rows.filter((r) => r.marks[agent] === mark).map((r) => r.file);
+
+/** SPEC §7 close to gold, in words. */
+export function goldSimilarityText({ value, threshold }: { value: number | null; threshold: number }): string {
+  if (value === null) return "No similarity to gold is recorded for this bug (its gold patch adds no code, or the result predates it).";
+  const close = value >= threshold;
+  return `Similarity to gold: ${value.toFixed(2)}${close ? `, close to gold (at least ${threshold})` : ` (close to gold from ${threshold})`}. Added lines both patches share (names, strings and layout aside) are marked =.`;
+}

@@ -15,7 +15,9 @@ import { touchedFiles } from "@/core/diff";
 import { canReadSubmission, type Viewer } from "@/lib/authz";
 import { db } from "@/db/client";
 import { NotFoundError } from "@/core/errors";
-import { diffFiles, type DiffFileView } from "@/lib/submissions/diff-view";
+import { diffFiles, markSharedAdditions, type DiffFileView } from "@/lib/submissions/diff-view";
+import { CLOSE_TO_GOLD } from "@/core/schemas/manifest";
+import { getVersionRules } from "@/lib/dataset/data";
 import { fileSetRows, type FileSetRow } from "@/lib/submissions/failure-view";
 import { logExcerpt, type LogExcerpt } from "@/lib/submissions/log-excerpt";
 import { failurePageUrl, logDownloadUrl, logPageUrl } from "@/lib/submissions/urls";
@@ -103,6 +105,8 @@ export type FailurePage = {
   /** gold files against each side's agent files */
   fileSets: FileSetRow[];
   goldDiff: DiffFileView[];
+  /** SPEC §7: this bug's similarity to gold (null when gold adds no code or none was stored) and the version's close-to-gold threshold */
+  goldSimilarity: { value: number | null; threshold: number };
   /** the agent's patch as a diff; hidden from visitors; null text = no prediction for this bug */
   agentPatch: { visible: false } | { visible: true; files: DiffFileView[]; empty: boolean };
   /** this submission's verdict on every bug of the chain, for navigation */
@@ -209,6 +213,14 @@ async function chainErrorFor(sides: FailureSide[], continuousId: string, order: 
 }
 
 /** The agent's patch as the failure page shows it to those who may read it. */
+/** The gold patch and the agent's (when visible), with the added lines both have marked. */
+function patches(gold: string, agent: FailurePage["agentPatch"]): Pick<FailurePage, "goldDiff" | "agentPatch"> {
+  const goldDiff = diffFiles(gold);
+  if (!agent.visible) return { goldDiff, agentPatch: agent };
+  const [files, marked] = markSharedAdditions(agent.files, goldDiff);
+  return { goldDiff: marked, agentPatch: { ...agent, files } };
+}
+
 function agentPatchView(patch: string): FailurePage["agentPatch"] {
   return { visible: true, files: diffFiles(patch), empty: patch.trim() === "" };
 }
@@ -241,13 +253,14 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
   const other = await counterpart(viewer, { id: sub.id, mode, systemId: sub.systemId, datasetVersionId: sub.datasetVersionId, teamId: access.teamId });
   const sides = await Promise.all([side(sub, continuousId, order), ...(other ? [side(other, continuousId, order)] : [])]);
   const mayReadPatch = access.role.team || access.role.reviewer;
-  const [chainError, prediction, verdicts, trajectory, carried] = await Promise.all([
+  const [chainError, prediction, verdicts, trajectory, carried, rules] = await Promise.all([
     chainErrorFor(sides, continuousId, order),
     // the figures are public like the row's costs; the patch is for the team and reviewers only
     db.prediction.findUnique({ where: { submissionId_continuousId_order: { submissionId, continuousId, order } }, select: { meta: true, modelPatch: mayReadPatch, patchText: mayReadPatch ? STORED_PATCH.patchText : false } }),
-    db.bugResult.findMany({ where: { submissionId, continuousId }, select: { order: true, resolved: true } }),
+    db.bugResult.findMany({ where: { submissionId, continuousId }, select: { order: true, resolved: true, goldSimilarity: true } }),
     bugTrajectory(viewer, { id: sub.id, teamId: access.teamId, visibility: access.visibility }, continuousId, order, trajectoryPage),
     carriedPatches(submissionId, mode, continuousId, chain.bugs.filter((b) => b.order < order)),
+    getVersionRules(sub.datasetVersion.version),
   ]);
   // the grader's record of the gold files when there is one; the same files as the gold patch names
   const goldFiles = sides[0].outcome?.goldFiles ?? touchedFiles(bug.patch);
@@ -272,8 +285,8 @@ export async function getFailurePage(viewer: Viewer | null, submissionId: string
     chainError,
     // a side that was never graded has touched nothing
     fileSets: fileSetRows(goldFiles, sides.map((s) => s.outcome?.modelFiles ?? [])),
-    goldDiff: diffFiles(bug.patch),
-    agentPatch: mayReadPatch ? agentPatchView(prediction ? storedPatch({ modelPatch: prediction.modelPatch ?? "", patchText: prediction.patchText ?? null }) : "") : { visible: false },
+    ...patches(bug.patch, mayReadPatch ? agentPatchView(prediction ? storedPatch({ modelPatch: prediction.modelPatch ?? "", patchText: prediction.patchText ?? null }) : "") : { visible: false }),
+    goldSimilarity: { value: verdicts.find((v) => v.order === order)?.goldSimilarity ?? null, threshold: rules?.close_to_gold ?? CLOSE_TO_GOLD },
     chain: chain.bugs.map((b) => ({ order: b.order, swebenchInstanceId: b.swebenchInstanceId, resolved: resolvedAt.get(b.order) ?? null })),
     effort: prediction ? parseColumn(predictionMetaSchema, prediction.meta, "Prediction.meta") : null,
     trajectory,

@@ -18,6 +18,7 @@ import { NotFoundError } from "@/core/errors";
 import { columnJson, parseColumn, testSplitSchema, type AuditAction } from "@/core/schemas/columns";
 import { modeSchema } from "@/core/schemas/prediction";
 import { refreshAggregates } from "@/lib/leaderboard/aggregates";
+import { storeGoldSimilarity } from "@/lib/submissions/gold-similarity";
 import { getChain } from "@/lib/dataset/data";
 import { gradedBugFromRow } from "@/lib/submissions/run-results";
 import { submissionTies } from "@/lib/submissions/ties";
@@ -84,8 +85,10 @@ export async function regradeSubmission(submissionId: string): Promise<Submissio
     ...updates.filter((u) => u !== null),
     db.submission.update({ where: { id: submissionId }, data: { lastRegrade: columnJson(submissionRegradeSchema, report) } }),
   ]);
-  // scores move only when a verdict did
-  if (sub.status === "completed" && out.changed.length > 0) await refreshAggregates(submissionId);
+  // SPEC §7: similarities to gold are recomputed with the verdicts
+  const similarities = await storeGoldSimilarity(submissionId, "all");
+  // scores move only when a verdict (or a similarity the row counts) did
+  if (sub.status === "completed" && (out.changed.length > 0 || similarities > 0)) await refreshAggregates(submissionId);
   return report;
 }
 

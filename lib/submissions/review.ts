@@ -16,6 +16,7 @@ import { canReview, type Viewer } from "@/lib/authz";
 import { db } from "@/db/client";
 import { FieldError, ForbiddenError, NotFoundError } from "@/core/errors";
 import { recordNotification } from "@/jobs/queue/notify";
+import { refreshVersionRanking } from "@/lib/leaderboard/ranking-refresh";
 import { visibilitySchema, type AuditAction, type NotificationEvent, type Visibility } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { decisionConflict, isEvaluationOpen, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
@@ -53,8 +54,12 @@ export async function changeVisibility(viewer: Viewer | null, id: string, input:
     const event = reviewEvent(t.audit);
     if (event) await recordNotification(tx, { submissionId: id, event, reason: t.reason, now });
   });
-  // a row joined or left the board: a version's Mini follows its published rows (SPEC §8)
-  if (t.to === "public" || s.visibility === "public") await followVersionMini(id);
+  // a row joined or left the board: its version's rank tiers (SPEC §4) and its Mini (SPEC §8) follow the published rows
+  if (s.visibility === "public" || t.to === "public") {
+    const sub = await db.submission.findUnique({ where: { id }, select: { datasetVersionId: true } });
+    if (sub) await refreshVersionRanking(sub.datasetVersionId);
+    await followVersionMini(id);
+  }
   return t.to;
 }
 

@@ -52,6 +52,7 @@ function provenanceFromRow(r: StoredResult): Partial<GradedBug> {
   if (r.recordSha256 !== null) out.record_sha256 = r.recordSha256;
   // a prediction hash is null both for "no prediction" and for old rows: keep it only beside a grader version
   if (r.graderVersion !== null) out.prediction_sha256 = r.predictionSha256;
+  if (r.goldSimilarity !== null) out.gold_similarity = r.goldSimilarity;
   return out;
 }
 

@@ -57,5 +57,7 @@ export function leaderboardRow(over: {
     shortcuts: [],
     shortcutBugs: 0,
     effortPerChain: null,
+    closeToGold: { bugs: 0, of: 16, threshold: 0.9 },
+    tier: null,
   };
 }

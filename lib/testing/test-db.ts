@@ -8,6 +8,7 @@
  * Modules that touch the database are imported after DATABASE_URL points at
  * the file, so the db/client singleton opens it and nothing else.
  */
+import { goldSimilarity } from "@/core/diff/similarity";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, mkdtemp, rename, rm } from "node:fs/promises";
@@ -124,6 +125,7 @@ export function fakeGradedChain(chain: Chain, system = "demo-gold"): BugArtifact
       // as the replay records them: a prediction hash stands in for the gold patch's line
       ...graderProvenance(chain, undefined),
       prediction_sha256: sha256Hex(b.patch),
+      gold_similarity: goldSimilarity(b.patch, b.patch),
     };
     return { bug, log: `log of ${b.swebench_instance_id}`, modelPatch: b.patch };
   });

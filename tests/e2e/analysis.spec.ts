@@ -192,6 +192,14 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   for (const h of ["Chain", "A resolved", "B resolved", "More resolved by"]) await expect(chains.getByRole("columnheader", { name: h })).toBeVisible();
   await expect(chains.locator("tbody tr")).toHaveCount(5);
   await expect(chains.locator("caption")).toHaveText(/A resolved more on [1-5], B on 0, tie on \d/);
+  // the exact sign test over the chains: A ahead on w chains, B on none, p = 2/2^w
+  const caption = (await chains.locator("caption").textContent())!;
+  const wins = Number(/A resolved more on (\d)/.exec(caption)![1]);
+  await expect(page.getByTestId("paired-p")).toHaveText(`Exact sign test over those chains (${wins} won by A, 0 by B, ties dropped): p = ${Math.min(1, 2 / 2 ** wins).toFixed(3)}.`);
+  // the positions that flipped: each chain A won lists positions only A resolved
+  await expect(chains.getByRole("columnheader", { name: "Flipped positions" })).toBeVisible();
+  const flipped = await chains.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.querySelectorAll("td")[2]?.textContent, tr.querySelectorAll("td")[3]?.textContent]));
+  for (const [winner, positions] of flipped) expect(positions).toMatch(winner === "A" ? /^\d(, \d)* by A$/ : /^none$/);
   // breaker's first failure on tablefmt opens its failure page
   const tablefmt = chains.locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: "tablefmt-chain-1" }) });
   await expect(tablefmt.locator("td").nth(2)).toHaveText("A");
@@ -216,7 +224,7 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   await shot(page, "compare");
 
   const lines = await download(page, page.locator("section#chains").getByRole("link", { name: "CSV" }));
-  expect(lines[0]).toBe("continuous_id,length,a_resolved,b_resolved,more_resolved_by");
+  expect(lines[0]).toBe("continuous_id,length,a_resolved,b_resolved,more_resolved_by,resolved_by_a_only,resolved_by_b_only");
   expect(lines).toHaveLength(6);
 
   // the view is in the URL: reloading reproduces it

@@ -110,6 +110,31 @@ test("a reviewer sees the agent's patch as a highlighted, numbered diff", async 
   await expect(added.locator(".token.comment")).toContainText(AGENT_ONLY);
   await expect(agent.getByText("moneyx/currency.py", { exact: true })).toBeVisible();
   await shot(page, "failure-reviewer-patch");
+
+  // close to gold (SPEC §7): the similarity, both patches side by side, the added lines they share marked
+  await expect(page.getByTestId("gold-similarity")).toHaveText(/^Similarity to gold: 0\.78 \(close to gold from 0\.9\)\./);
+  const gold = page.getByRole("group", { name: "Gold patch" });
+  const [a, g] = [await agent.boundingBox(), await gold.boundingBox()];
+  expect(g!.x).toBeGreaterThan(a!.x + a!.width / 2);
+  await expect(added).not.toHaveClass(/diff-shared/);
+  const sharedInAgent = agent.locator("tr.diff-shared");
+  expect(await sharedInAgent.count()).toBeGreaterThan(0);
+  expect(await gold.locator("tr.diff-shared").count()).toBeGreaterThan(0);
+  await expect(sharedInAgent.first().getByLabel(/added, also in the other patch/)).toHaveText("=");
+  await shot(page, "failure-close-to-gold");
+});
+
+test("close to gold on the board: demo-gold's rows on every bug, demo-empty's and demo-cheater's on none, in the JSON too", async ({ page }) => {
+  await page.goto("/?mode=seq");
+  const rowOf = (name: string) => page.locator("table#leaderboard tbody tr").filter({ has: page.getByRole("link", { name, exact: true }) });
+  const badge = rowOf("demo-gold").locator(".lb-close_to_gold");
+  await expect(badge).toHaveText("close to gold 100.0%");
+  await expect(badge).toHaveAttribute("title", /^16 of 16 graded bugs have a model patch at least 0\.9 similar to the gold patch/);
+  await expect(rowOf("demo-empty").locator(".lb-close_to_gold")).toHaveCount(0);
+  await expect(rowOf("demo-cheater").locator(".lb-close_to_gold")).toHaveCount(0);
+  const doc = (await (await page.request.get("/api/v1/leaderboard?mode=seq")).json()) as { rows: { system: string; close_to_gold_bugs: number; close_to_gold_share: number | null }[] };
+  expect(doc.rows.find((r) => r.system === "demo-gold")).toMatchObject({ close_to_gold_bugs: 16, close_to_gold_share: 1 });
+  expect(doc.rows.find((r) => r.system === "demo-empty")).toMatchObject({ close_to_gold_bugs: 0, close_to_gold_share: 0 });
 });
 
 test("a private submission's failure page is 404 for a visitor and readable by its team", async ({ page, playwright, baseURL }) => {

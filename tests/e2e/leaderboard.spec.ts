@@ -168,6 +168,38 @@ test("CSV and JSON downloads hold the view's rows, in its order", async ({ page 
   expect(((await bad.json()) as { field: string }).field).toBe("mode");
 });
 
+test("rank tiers: a Tier column with the test against the row above and rank stability on hover, carried by the JSON and CSV", async ({ page }) => {
+  await page.goto("/?mode=seq");
+  const tiers = bodyRows(board(page)).locator(".lb-tier");
+  const rows = await rowKeys(page);
+  await expect(tiers).toHaveCount(rows.length);
+  // five chains cannot separate two rows: the smallest sign-test p-value over them is 2/2^5 = 0.0625 > 0.05
+  expect(new Set(await tiers.allTextContents())).toEqual(new Set(["1"]));
+  await tiers.first().hover();
+  await expect(tiers.first()).toHaveAttribute("title", /^Tier 1 of the Seq rows\. The first Seq row\. Keeps its rank in \d+% of resamples of chains\.$/);
+  await expect(tiers.nth(1)).toHaveAttribute("title", /Against the Seq row above: p = \d\.\d{3} \(Holm-corrected \d\.\d{3}\)/);
+
+  const doc = (await (await page.request.get("/api/v1/leaderboard?mode=seq")).json()) as { rows: { system: string; tier: number; p_vs_above: number | null; p_vs_above_holm: number | null; rank_stability: number }[] };
+  expect(doc.rows.map((r) => r.system)).toEqual(rows.map((k) => k.split(" · ")[0]));
+  expect(doc.rows[0]).toMatchObject({ system: "demo-gold", tier: 1, p_vs_above: null, p_vs_above_holm: null });
+  for (const r of doc.rows.slice(1)) {
+    expect(r.p_vs_above, r.system).toBeGreaterThanOrEqual(0.0625);
+    expect(r.p_vs_above_holm!, r.system).toBeGreaterThanOrEqual(r.p_vs_above!);
+  }
+  expect(doc.rows.every((r) => r.rank_stability >= 0 && r.rank_stability <= 1)).toBe(true);
+  const csv = (await (await page.request.get("/api/v1/leaderboard?mode=seq&format=csv")).text()).trim().split("\n");
+  const head = csv[0]!.split(",");
+  const col = (name: string) => csv.slice(1).map((l) => l.split(",")[head.indexOf(name)]);
+  expect(col("tier")).toEqual(doc.rows.map(() => "1"));
+  expect(col("rank_stability").map(Number)).toEqual(doc.rows.map((r) => Math.round(r.rank_stability * 1e4) / 1e4));
+  expect(col("p_vs_above")[0]).toBe("");
+
+  // a bug-date window ranks other chains: no tiers there
+  await page.goto("/?mode=seq&bug_from=2024-01-01");
+  await expect(bodyRows(board(page)).locator(".lb-tier")).toHaveCount(0);
+  await shot(page, "tiers");
+});
+
 test("the bug-date window: one click to the bugs after a system's cutoff, rescored, held in the URL and the downloads", async ({ page }) => {
   await page.goto("/?config=Summarize");
   const row = bodyRows(board(page)).filter({ hasText: SYSTEM });

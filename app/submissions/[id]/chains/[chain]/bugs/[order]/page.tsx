@@ -21,7 +21,7 @@ import { MODE_LABELS } from "@/core/scoring/format";
 import { getViewer } from "@/lib/auth/viewer";
 import { getFailurePage, type FailurePage } from "@/lib/submissions/failure";
 import { NotFoundError } from "@/core/errors";
-import { notChainErrorReason } from "@/lib/submissions/failure-view";
+import { goldSimilarityText, notChainErrorReason } from "@/lib/submissions/failure-view";
 import { visibilityLabel, visibilityNote } from "@/lib/submissions/visibility";
 import { bugOrderParam } from "@/lib/submissions/urls";
 
@@ -101,21 +101,28 @@ export default async function FailurePageView({ params, searchParams }: Props) {
 
       <section aria-labelledby="patches-heading">
         <h2 id="patches-heading">Patches</h2>
-        <h3>Agent patch ({MODE_LABELS[current.mode]}, this submission)</h3>
-        {page.agentPatch.visible ? (
-          page.agentPatch.empty ? (
-            <p className="muted">The agent submitted an empty patch for this bug.</p>
-          ) : (
-            <DiffView files={page.agentPatch.files} label="Agent patch" />
-          )
-        ) : (
-          <p className="muted" data-testid="patch-hidden">
-            The agent&apos;s patch is the team&apos;s prediction: it is visible to the team and to reviewers only. The file sets above show
-            what it touched.
-          </p>
-        )}
-        <h3>Gold patch</h3>
-        <DiffView files={page.goldDiff} label="Gold patch" />
+        <p data-testid="gold-similarity">{goldSimilarityText(page.goldSimilarity)}</p>
+        <div className="patches-side">
+          <div>
+            <h3>Agent patch ({MODE_LABELS[current.mode]}, this submission)</h3>
+            {page.agentPatch.visible ? (
+              page.agentPatch.empty ? (
+                <p className="muted">The agent submitted an empty patch for this bug.</p>
+              ) : (
+                <DiffView files={page.agentPatch.files} label="Agent patch" />
+              )
+            ) : (
+              <p className="muted" data-testid="patch-hidden">
+                The agent&apos;s patch is the team&apos;s prediction: it is visible to the team and to reviewers only. The file sets above show
+                what it touched.
+              </p>
+            )}
+          </div>
+          <div>
+            <h3>Gold patch</h3>
+            <DiffView files={page.goldDiff} label="Gold patch" />
+          </div>
+        </div>
       </section>
 
       <FailureNav page={page} />

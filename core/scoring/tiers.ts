@@ -1,0 +1,114 @@
+/**
+ * Rank tiers (SPEC §4 "Rank tiers"): which rows of one ranking really differ.
+ *
+ * Rows are ranked as the board ranks them by default: resolved bugs (per-bug %)
+ * best first, then solved chains, then id. Each row is tested against the row
+ * directly above it with the exact sign test over the chains both cover
+ * (core/statistics): per chain, the difference in resolved bugs (a row of
+ * repeated runs: the mean over its runs). The p-values of the n − 1 adjacent
+ * pairs are Holm-corrected together; a row starts a new tier when its corrected
+ * p-value is below ALPHA, otherwise it shares the tier of the row above.
+ *
+ * Rank stability: over the bootstrap's resamples of chains (the same seeded
+ * draws as the intervals, core/scoring/bootstrap.ts), the share in which a row's
+ * rank (1 + rows strictly ahead of it) equals its rank on every chain.
+ */
+import { holmAdjust, signTest } from "@/core/statistics";
+import { resampleMatrix, resolveBootstrap, type BootstrapOptions } from "./bootstrap";
+
+export const TIER_ALPHA = 0.05;
+
+/** One row of a ranking: per chain (the same chain order in every row), its resolved bugs and whether it solved the chain (means over runs). */
+export type TierInput = { id: string; resolved: ArrayLike<number>; solved: ArrayLike<number> };
+
+export type RowTier = {
+  id: string;
+  /** 1-based place in the ranking; rows level on both keys share it */
+  rank: number;
+  tier: number;
+  /** the sign test against the row above, raw and Holm-corrected; null for the first row */
+  p_vs_above: number | null;
+  p_vs_above_holm: number | null;
+  /** share of resamples in which the row keeps its rank */
+  rank_stability: number;
+};
+
+const sum = (xs: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i] as number;
+  return s;
+};
+
+/** Sums of means over runs differ by rounding only when level: compare them to within EPSILON. */
+const EPSILON = 1e-9;
+const byKeys = (a: number, b: number) => (Math.abs(a - b) < EPSILON ? 0 : a - b);
+
+/** Ranks (1 + rows strictly ahead on resolved, then solved) of rows given their two keys. */
+function competitionRanks(resolved: Float64Array, solved: Float64Array): Int32Array {
+  const n = resolved.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => byKeys(resolved[b]!, resolved[a]!) || byKeys(solved[b]!, solved[a]!));
+  const ranks = new Int32Array(n);
+  order.forEach((row, place) => {
+    const prev = place > 0 ? order[place - 1]! : -1;
+    ranks[row] = prev >= 0 && byKeys(resolved[prev]!, resolved[row]!) === 0 && byKeys(solved[prev]!, solved[row]!) === 0 ? ranks[prev]! : place + 1;
+  });
+  return ranks;
+}
+
+/**
+ * The tiers of rows ranked together (one mode of one version under one scoring),
+ * in ranking order. Every row must have the same number of chains.
+ */
+export function rankTiers(rows: readonly TierInput[], opts: Partial<BootstrapOptions> = {}): RowTier[] {
+  if (rows.length === 0) return [];
+  const chains = rows[0]!.resolved.length;
+  for (const r of rows) {
+    if (r.resolved.length !== chains || r.solved.length !== chains) throw new RangeError(`row ${r.id} has ${r.resolved.length} chains, the first row ${chains}: rank rows of one dataset version`);
+  }
+  const totals = rows.map((r) => ({ row: r, resolved: sum(r.resolved), solved: sum(r.solved) }));
+  totals.sort((a, b) => byKeys(b.resolved, a.resolved) || byKeys(b.solved, a.solved) || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
+  const ranked = totals.map((t) => t.row);
+  const ranks = competitionRanks(Float64Array.from(totals, (t) => t.resolved), Float64Array.from(totals, (t) => t.solved));
+  const raw = ranked.slice(1).map((r, i) => {
+    const above = ranked[i]!;
+    const d = new Float64Array(chains);
+    for (let c = 0; c < chains; c++) d[c] = (above.resolved[c] as number) - (r.resolved[c] as number);
+    return signTest(d).p;
+  });
+  const holm = holmAdjust(raw);
+  const stability = rankStability(ranked, ranks, resolveBootstrap(opts));
+  let tier = 1;
+  return ranked.map((r, i) => {
+    if (i > 0 && holm[i - 1]! < TIER_ALPHA) tier++;
+    return { id: r.id, rank: ranks[i]!, tier, p_vs_above: i > 0 ? raw[i - 1]! : null, p_vs_above_holm: i > 0 ? holm[i - 1]! : null, rank_stability: stability[i]! };
+  });
+}
+
+/** Per row, the share of the bootstrap's resamples of chains in which its rank equals `ranks`. */
+function rankStability(rows: readonly TierInput[], ranks: Int32Array, boot: BootstrapOptions): number[] {
+  const n = rows.length;
+  const chains = rows[0]!.resolved.length;
+  if (chains === 0) return rows.map(() => 1);
+  const matrix = resampleMatrix(chains, boot);
+  const kept = new Int32Array(n);
+  const resolved = new Float64Array(n);
+  const solved = new Float64Array(n);
+  for (let d = 0; d < boot.draws; d++) {
+    const base = d * chains;
+    for (let r = 0; r < n; r++) {
+      const row = rows[r]!;
+      let a = 0;
+      let b = 0;
+      for (let k = 0; k < chains; k++) {
+        const c = matrix[base + k]!;
+        a += row.resolved[c] as number;
+        b += row.solved[c] as number;
+      }
+      resolved[r] = a;
+      solved[r] = b;
+    }
+    const drawn = competitionRanks(resolved, solved);
+    for (let r = 0; r < n; r++) if (drawn[r] === ranks[r]) kept[r] = kept[r]! + 1;
+  }
+  return Array.from(kept, (k) => k / boot.draws);
+}

@@ -1,0 +1,3 @@
+/** Pure statistical tests the scores build on (SPEC §4). Plain numbers in and out. */
+export { binomialHalfCdf, signTest, type SignTest } from "./sign-test";
+export { holmAdjust } from "./holm";
