@@ -94,25 +94,28 @@ export const releaseOptionsSchema = z.object({
   from: z.string().trim().min(1, "the version to release from, e.g. v1"),
   add: readableFile.optional(),
   retire: z.array(z.string().trim().min(1)).default([]),
-  notes: readableFile,
+  accepted: z.boolean().default(false),
+  notes: readableFile.optional(),
 });
 
-/** `chainswe dataset release <version> --from <parent> [--add file] [--retire id…] --notes notes.json`: a new version from its parent (SPEC §8). */
+/** `chainswe dataset release <version> --from <parent> [--add file] [--retire id…] [--accepted] [--notes notes.json]`: a new version from its parent (SPEC §8). */
 async function releaseCommand(versionArg: string, raw: Record<string, unknown>): Promise<void> {
   const opts = parseOptions("dataset release", releaseOptionsSchema, { ...raw, version: versionArg }, ["version"]);
   const { readFile } = await import("node:fs/promises");
-  let reasons: unknown;
-  try {
-    reasons = JSON.parse(await readFile(opts.notes, "utf8"));
-  } catch (e) {
-    throw new UsageError("dataset release", [{ field: "--notes", message: `${opts.notes} is not JSON: ${(e as Error).message}` }]);
+  let reasons: unknown = {};
+  if (opts.notes) {
+    try {
+      reasons = JSON.parse(await readFile(opts.notes, "utf8"));
+    } catch (e) {
+      throw new UsageError("dataset release", [{ field: "--notes", message: `${opts.notes} is not JSON: ${(e as Error).message}` }]);
+    }
   }
   const notes = z.record(z.string(), z.string().trim().min(1, "an empty reason")).safeParse(reasons);
   if (!notes.success) throw new UsageError("dataset release", [{ field: "--notes", message: `${opts.notes}: ${notes.error.issues[0]!.path.join(".") || "the file"}: ${notes.error.issues[0]!.message} (expected {"<chain id>": "why it is added, changed or retired", …})` }]);
   const { DatasetImportError } = await import("@/lib/dataset/data");
   const { releaseVersion } = await import("@/lib/dataset/release");
   try {
-    const released = await releaseVersion({ version: opts.version, parent: opts.from, addPath: opts.add ?? null, retire: opts.retire, reasons: notes.data });
+    const released = await releaseVersion({ version: opts.version, parent: opts.from, addPath: opts.add ?? null, retire: opts.retire, accepted: opts.accepted, reasons: notes.data });
     for (const w of released.warnings) process.stderr.write(`warning: ${w}\n`);
     process.stdout.write(`released dataset ${released.version} from ${opts.from}: ${released.stats.chains} chains, ${released.stats.bugs} bugs\n${released.notes.map((n) => `${n.change}\t${n.chain}\t${n.reason}`).join("\n")}\n`);
   } catch (e) {
@@ -148,7 +151,8 @@ export function registerDataset(program: Command): void {
     .requiredOption("--from <version>", "the version to release from (never changed)")
     .option("--add <file>", "chains to add, or to change (a chain of the parent's id with another record), JSONL")
     .option("--retire <ids...>", "chain ids of the parent to leave out")
-    .requiredOption("--notes <file>", 'JSON: why each chain is added, changed or retired, {"<chain id>": "why", …}')
+    .option("--accepted", "also every chain proposed for the parent and accepted by a reviewer, noted with its proposal and review")
+    .option("--notes <file>", 'JSON: why each chain is added, changed or retired, {"<chain id>": "why", …} (accepted proposals note themselves)')
     .action(releaseCommand);
   dataset
     .command("mini <version>")

@@ -14,14 +14,21 @@ import type { Chain } from "@/core/schemas/dataset";
 import { loadDataset } from "@/evaluator/dataset";
 import { DatasetImportError, getChains, importDataset, type DatasetImport } from "@/lib/dataset/data";
 import { db } from "@/db/client";
+import { acceptedProposedChains, type AcceptedProposedChain } from "@/lib/proposals/data";
+
+/** An accepted proposal's note: whose it was, who accepted it, when and why. */
+const acceptedReason = (a: AcceptedProposedChain) =>
+  `proposal ${a.proposalId} by ${a.proposedBy ?? "a former user"}, accepted by ${a.acceptedBy ?? "a former reviewer"} on ${a.acceptedAt.toISOString().slice(0, 10)}${a.reason ? `: ${a.reason}` : ""}`;
 
 export type ReleaseRequest = {
   version: string;
   parent: string;
   /** a dataset file (JSONL) of chains to add, or to change (a parent chain's id with another record) */
   addPath?: string | null;
-  /** or the chains themselves (e.g. accepted proposals) */
+  /** or the chains themselves */
   add?: Chain[];
+  /** also every chain proposed for the parent and accepted by a reviewer (lib/proposals), each noted with its proposal and review unless `reasons` names it */
+  accepted?: boolean;
   retire?: string[];
   /** why, for every chain added, changed or retired */
   reasons: Record<string, string>;
@@ -30,8 +37,10 @@ export type ReleaseRequest = {
 /** Assembles and stores the release; a DatasetImportError naming every problem (or an InputError naming a line of the added file), nothing stored. */
 export async function releaseVersion(r: ReleaseRequest): Promise<DatasetImport & { notes: ReleaseChange[] }> {
   if (!(await db.datasetVersion.findUnique({ where: { version: r.parent }, select: { id: true } }))) throw new DatasetImportError(`no dataset version ${r.parent} to release from`);
-  const added = [...(r.add ?? []), ...(r.addPath ? (await loadDataset(r.addPath)).chains : [])];
-  const assembled = assembleRelease(await getChains(r.parent), { add: added, retire: r.retire ?? [], reasons: r.reasons });
+  const accepted = r.accepted ? await acceptedProposedChains(r.parent) : [];
+  const added = [...(r.add ?? []), ...(r.addPath ? (await loadDataset(r.addPath)).chains : []), ...accepted.map((a) => a.record)];
+  const reasons = { ...Object.fromEntries(accepted.map((a) => [a.record.continuous_id, acceptedReason(a)])), ...r.reasons };
+  const assembled = assembleRelease(await getChains(r.parent), { add: added, retire: r.retire ?? [], reasons });
   if ("problems" in assembled) throw new DatasetImportError(`release ${r.version} from ${r.parent}: ${assembled.problems.join("; ")}`);
   const dir = await mkdtemp(join(tmpdir(), "chainswe-release-"));
   try {

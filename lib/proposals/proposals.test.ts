@@ -197,6 +197,12 @@ describe("review", () => {
     expect(accepted).toHaveLength(1);
     expect(accepted[0]).toMatchObject({ proposalId: id, proposedBy: "alice", acceptedBy: "rita", reason: "fresh bugs, stable tests", record: { continuous_id: "inikit-r1" } });
     expect(accepted[0]!.recordSha256).toMatch(/^[0-9a-f]{64}$/);
+    // the next release takes it in, noted with its proposal and review (SPEC §8)
+    const { releaseVersion } = await import("@/lib/dataset/release");
+    const released = await releaseVersion({ version: "v1-next", parent: "v1", accepted: true, reasons: {} });
+    expect(released.notes).toEqual([{ chain: "inikit-r1", change: "added", reason: expect.stringMatching(new RegExp(`^proposal ${id} by alice, accepted by rita on \\d{4}-\\d{2}-\\d{2}: fresh bugs, stable tests$`)) }]);
+    expect((await t.datasets.getChains("v1-next")).at(-1)?.continuous_id).toBe("inikit-r1");
+    expect((await t.datasets.getVersionRelease("v1-next"))?.manifest?.records.at(-1)).toEqual({ continuous_id: "inikit-r1", sha256: accepted[0]!.recordSha256 });
     const audit = await t.db.auditLog.findMany({ where: { targetType: "proposed_chain" }, orderBy: { createdAt: "asc" } });
     expect(audit.map((a) => [a.action, a.reason])).toEqual([
       ["proposed_chain_accepted", "fresh bugs, stable tests"],
