@@ -9,30 +9,16 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isNetworkError, networkCause, redactUrl, UnreachableError } from "@/core/errors";
-import { chainsweProgram, main } from "./main";
+import { chainsweProgram } from "./main";
+import { chainsweInProcess } from "./in-process";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "bin", "chainswe.mjs");
 const DEMO = join(ROOT, "demo", "dataset.jsonl");
 
-/** Runs `chainswe …args` in this process; its exit code, stderr and stdout. */
-async function chainswe(...args: string[]) {
-  const err: string[] = [];
-  const out: string[] = [];
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => (err.push(String(s)), true));
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));
-  try {
-    await main(["node", "chainswe", ...args]);
-  } finally {
-    e.mockRestore();
-    o.mockRestore();
-  }
-  const code = process.exitCode;
-  process.exitCode = undefined;
-  return { code, stderr: err.join(""), stdout: out.join("") };
-}
+const chainswe = chainsweInProcess;
 
 /** One line on stderr, nothing on stdout, the exit code; the line. */
 function oneLine(run: { code: number | string | undefined | null; stderr: string; stdout: string }, code: number): string {

@@ -6,11 +6,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { InputError } from "@/core/errors";
-import { describeFailure, main } from "./main";
+import { describeFailure } from "./main";
 import { intOption, parseOptions, positiveOption, UsageError } from "./options";
 import { z } from "zod";
+import { chainsweInProcess } from "./in-process";
 
 const DEMO = new URL("../demo/dataset.jsonl", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "chainswe-options-"));
@@ -18,22 +19,7 @@ const notARun = join(dir, "not-a-run");
 const file = join(dir, "preds.jsonl");
 writeFileSync(file, "");
 
-/** Runs `chainswe …args` in this process; returns its exit code and what it wrote to stderr and stdout. */
-async function chainswe(...args: string[]) {
-  const err: string[] = [];
-  const out: string[] = [];
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => (err.push(String(s)), true));
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));
-  try {
-    await main(["node", "chainswe", ...args]);
-  } finally {
-    e.mockRestore();
-    o.mockRestore();
-  }
-  const code = process.exitCode;
-  process.exitCode = undefined;
-  return { code, stderr: err.join(""), stdout: out.join("") };
-}
+const chainswe = chainsweInProcess;
 
 /** Exit 2; one line per expected option, each naming it; nothing else, no stack. */
 async function refuses(args: string[], command: string, options: string[]) {

@@ -7,10 +7,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { gradedBug } from "@/core/scoring/test-fixtures";
 import type { Mode } from "@/core/schemas/prediction";
-import { main } from "./main";
+import { chainsweInProcess } from "./in-process";
 
 const DEMO = new URL("../demo/dataset.jsonl", import.meta.url).pathname;
 const LENGTHS: Record<string, number> = { "dateranges-chain-1": 4, "inikit-chain-1": 3, "moneyx-chain-1": 3, "semverkit-chain-1": 3, "tablefmt-chain-1": 3 };
@@ -36,21 +36,7 @@ const runs = [
   run("d", "sys-d", "seq", []),
 ];
 
-async function chainswe(...args: string[]) {
-  const err: string[] = [];
-  const out: string[] = [];
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => (err.push(String(s)), true));
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));
-  try {
-    await main(["node", "chainswe", ...args]);
-  } finally {
-    e.mockRestore();
-    o.mockRestore();
-  }
-  const code = process.exitCode;
-  process.exitCode = undefined;
-  return { code, stderr: err.join(""), stdout: out.join("") };
-}
+const chainswe = chainsweInProcess;
 afterEach(() => {
   process.exitCode = undefined;
 });
