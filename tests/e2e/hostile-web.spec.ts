@@ -251,7 +251,8 @@ test("HTML and script in team, system, model, scaffold, configuration, display n
 
     const visitor = await (await browser.newContext({ baseURL: process.env.E2E_BASE_URL })).newPage();
     visitor.on("dialog", (d) => void (dialogs.push(d.message()), d.dismiss()));
-    await shownAsText(visitor, `/?version=${DEMO_VERSION}&mode=oracle`, [N.system, N.model, N.scaffold, N.config, N.team]);
+    // the Scaffold column is chosen (it is not among the default columns)
+    await shownAsText(visitor, `/?version=${DEMO_VERSION}&mode=oracle&cols=scaffold,config,cost,peak_context,date,badges`, [N.system, N.model, N.scaffold, N.config, N.team]);
     const csv = await (await visitor.request.get(`/api/v1/leaderboard?version=${DEMO_VERSION}&mode=oracle&format=csv`)).text();
     expect(csv).toContain(`"'=HYPERLINK(""https://evil.example/"",""x"")<svg onload=""window.__hw=5"">scaffold</svg>"`);
     await shownAsText(visitor, "/submissions", [N.system, N.team]);
