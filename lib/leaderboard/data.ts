@@ -409,8 +409,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
 
 /** The version's submissions on its board at the end of `asOf`, with the scores each had then (lib/leaderboard/history.ts). */
 async function archivedOn(version: string, asOf: string): Promise<Map<string, { computedAt: Date; graderVersion: string | null }>> {
-  const v = await db.datasetVersion.findUnique({ where: { version }, select: { id: true } });
-  return new Map(v ? (await archivedSubmissions(v.id, asOf)).map((a) => [a.id, { computedAt: a.computedAt, graderVersion: a.graderVersion }]) : []);
+  return new Map((await archivedSubmissions(version, asOf)).map((a) => [a.id, { computedAt: a.computedAt, graderVersion: a.graderVersion }]));
 }
 
 /**

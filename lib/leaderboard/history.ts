@@ -11,10 +11,10 @@ import type { ScoreRef } from "@/lib/leaderboard/score-cache";
 export type ArchivedSubmission = ScoreRef & { graderVersion: string | null };
 
 /** The version's submissions on its board at the end of `asOf`, each with the scores it had then. */
-export async function archivedSubmissions(datasetVersionId: string, asOf: string): Promise<ArchivedSubmission[]> {
+export async function archivedSubmissions(version: string, asOf: string): Promise<ArchivedSubmission[]> {
   const end = endOfDay(asOf);
   const subs = await db.submission.findMany({
-    where: { datasetVersionId, createdAt: { lt: end } },
+    where: { datasetVersion: { version }, createdAt: { lt: end } },
     select: {
       id: true,
       visibility: true,
