@@ -20,6 +20,12 @@ beforeAll(async () => {
 });
 
 /** ops.py with `code` run when the module is imported (at pytest's collection). */
+/**
+ * The per-bug test limit of a chain whose first bug never ends (a fork bomb, a sleep): the
+ * limit applies to every bug of the chain, so it must also let bug 2's honest tests finish
+ * on a machine at load 20 (a 3 s limit timed bug 2 out there). The hostile bug waits it out.
+ */
+const HONEST_BUG_TIMEOUT_S = 30;
 const opsWith = (code: string, ops = OPS_V0) => `${code.trim()}\n\n\n${ops}`;
 
 /** Bug 1's hostile patch, and bug 2's Seq patch that takes the hostile code out again and fixes both bugs. */
@@ -125,7 +131,8 @@ def _bomb():
 _bomb()
 `);
     const chain = hostileChain(tiny, "forkbomb");
-    const { bugs, logs } = await gradeHostile(chain, "seq", seqPatches(bomb), { pids: 128, testTimeoutS: 5 });
+    // the limit is the whole chain's per-bug limit: long enough for bug 2's honest tests on a loaded machine
+    const { bugs, logs } = await gradeHostile(chain, "seq", seqPatches(bomb), { pids: 128, testTimeoutS: HONEST_BUG_TIMEOUT_S });
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false, fingerprint: "no_usable_patch", timed_out: true, exit_code: null });
     expect(logs[0]).toContain("timed_out=true");
     expect(bugs[1]).toMatchObject({ patch_applied: true, resolved: true, timed_out: false });
@@ -168,13 +175,13 @@ _daemon()
 time.sleep(10**9)
 `);
     const chain = hostileChain(tiny, "sleep");
-    const { bugs } = await gradeHostile(chain, "seq", seqPatches(sleeper), { testTimeoutS: 3 });
+    const { bugs } = await gradeHostile(chain, "seq", seqPatches(sleeper), { testTimeoutS: HONEST_BUG_TIMEOUT_S });
     expect(bugs[0]).toMatchObject({ patch_applied: true, resolved: false, fingerprint: "no_usable_patch", timed_out: true, exit_code: null });
-    // time is the behaviour here: the run ends at its 3 s limit although the code would
+    // time is the behaviour here: the run ends at its limit although the code would
     // sleep for ever; the upper bound only has to tell "stopped" from "ran on", so it is
     // wide for a loaded machine (the run alone, not the test's setup)
-    expect(bugs[0]!.duration_s).toBeGreaterThanOrEqual(3);
-    expect(bugs[0]!.duration_s).toBeLessThan(120);
+    expect(bugs[0]!.duration_s).toBeGreaterThanOrEqual(HONEST_BUG_TIMEOUT_S);
+    expect(bugs[0]!.duration_s).toBeLessThan(HONEST_BUG_TIMEOUT_S + 120);
     expect(bugs[1]).toMatchObject({ resolved: true, timed_out: false });
   });
 });
