@@ -349,7 +349,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
   const records = await storedChainRecords(toScore.flatMap((r) => r.runs));
   const scoring = await rowScoring(toScore, q, window, records);
   const rules = (await getVersionRules(version)) ?? {};
-  const scored = (id: string) => (window && window.keeps.chains < window.keeps.totalChains ? window.keeps.inside.has(id) : true);
+  const scored = (id: string) => (window?.narrowed ? window.keeps.inside.has(id) : true);
   const testEditBugs = (id: string) => (records.get(id) ?? []).reduce((n, c) => n + (scored(c.continuous_id) ? (c.test_edits?.length ?? 0) : 0), 0);
   const flaggedBugs = await shortcutFlaggedBugs(newest.flatMap((s) => s.runs.filter((r) => r.shortcuts !== "{}").map((r) => r.id)));
   const shortcutBugs = (runIds: string[]) => new Set(runIds.flatMap((id) => (flaggedBugs.get(id) ?? []).filter((b) => scored(b.continuousId)).map((b) => `${b.continuousId}\0${b.order}`))).size;
@@ -395,7 +395,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     });
   }
   // tiers rank every chain with test edits as graded: none under a window that drops chains or without test edits
-  if (!(window && window.keeps.chains < window.keeps.totalChains) && q.test_edits === "with") {
+  if (!window?.narrowed && q.test_edits === "with") {
     const tiers = tiersForRows(rows.map((r) => ({ submissionId: r.submissionId, mode: r.mode, submissionIds: r.runs?.submissionIds ?? [r.submissionId] })), await storedRanking(version), q.scoring);
     for (const r of rows) r.tier = tiers.get(r.submissionId) ?? null;
   }
@@ -404,7 +404,7 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     const oracle = r.mode === "oracle" ? undefined : oracleOf.get(r.system.id);
     if (oracle) r.vsOracle = { perBug: relativeChange(r.perBug.value, oracle.perBug.value), chain: relativeChange(r.chain.value, oracle.chain.value) };
   }
-  return withCompletion({ ...meta, window: window && windowSummary(q.window, window.keeps), rows }, scoring.scorers);
+  return withCompletion({ ...meta, window: window?.set ? windowSummary(q.window, window.keeps) : null, rows }, scoring.scorers);
 }
 
 /** The version's submissions on its board at the end of `asOf`, with the scores each had then (lib/leaderboard/history.ts). */
@@ -464,7 +464,7 @@ async function rowScoring(
   records: ReadonlyMap<string, ChainRecord[]>,
 ): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
   const values = new Map<string, RunValues>();
-  const windowed = window && window.keeps.chains < window.keeps.totalChains ? window : null;
+  const windowed = window?.narrowed ? window : null;
   // stored scores count every bug as graded; without test-editing patches every row is rescored from its records
   const fromStored = (r: RowToScore) => !windowed && q.test_edits === "with" && r.runs.length === 1;
   const stored = rows.filter(fromStored);
