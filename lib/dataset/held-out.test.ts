@@ -160,3 +160,26 @@ describe("every reader leaves held-out chains out for all but reviewers", () => 
     expect((await browser.getDatasetChainView("v1", HELD, all))?.chain.continuousId).toBe(HELD);
   });
 });
+
+describe("the board scores the public chains; the held-out chains are one aggregate beside them", () => {
+  it("a row's chain % over the public chains, its held-out chain % with its interval, and the gap flagged", async () => {
+    const { ensureSystem } = await import("@/lib/teams/systems");
+    const systemId = await ensureSystem({ teamName: "Gamma", name: "overfit", model: "m", scaffold: "s", contextConfig: "Baseline" });
+    // every public chain solved, the held-out chain's bug 2 left unfixed
+    const id = await completedSubmission(t, { system: { id: systemId }, mode: "oracle", unresolved: { [HELD]: [2] }, aggregates: true });
+    const { getLeaderboard } = await import("@/lib/leaderboard/data");
+    const board = await getLeaderboard({ version: "v1" });
+    const row = board.rows.find((r) => r.submissionId === id)!;
+    expect(row.chain.value).toBe(100);
+    expect(row.counts.chains).toBe(4);
+    expect(row.counts.bugs).toBe(13);
+    expect(row.heldOut).toEqual({ chains: 1, chain: { value: 0, ci: [0, 0] }, gap: { value: 100, ci: [100, 100] }, flagged: true });
+    expect(board.window).toBeNull();
+    // the API's row and CSV carry it
+    const { apiRow, CSV_COLUMNS, csvLines } = await import("@/lib/leaderboard/export");
+    expect(apiRow(row).held_out).toEqual(row.heldOut);
+    const line = csvLines([row], [])[0]!;
+    const cell = (label: string) => CSV_COLUMNS.find((c) => c.label === label)!.value(line);
+    expect([cell("held_out_chain_pct"), cell("held_out_gap"), cell("held_out_gap_flagged"), cell("chain_pct")]).toEqual([0, 100, "true", 100]);
+  });
+});

@@ -68,17 +68,27 @@ export async function datedChains(version: string): Promise<DatedChain[] | null>
  * stored scores (over all of them) do not serve; `set`: a window bound is set.
  * Null when neither narrows (no bound, no held-out chain) or the version is unknown.
  */
-export type ScoredChains = { chains: DatedChain[]; keeps: WindowKeeps; heldOut: DatedChain[]; narrowed: boolean; set: boolean };
+export type ScoredChains = {
+  chains: DatedChain[];
+  keeps: WindowKeeps;
+  /** the held-out chains the window keeps (all of them with no bound), scored apart (SPEC §8) */
+  heldOut: DatedChain[];
+  narrowed: boolean;
+  set: boolean;
+};
 
-export async function windowKeeps(version: string, w: BugWindow | undefined): Promise<ScoredChains | null> {
+/** `heldOut: false`: every chain of the version is public (a Mini board: its chains are drawn from the public ones). */
+export async function windowKeeps(version: string, w: BugWindow | undefined, opts: { heldOut?: boolean } = {}): Promise<ScoredChains | null> {
   const set = isWindowSet(w);
-  const heldOutIds = new Set((await getVersionRules(version))?.held_out ?? []);
+  const heldOutIds = new Set(opts.heldOut === false ? [] : ((await getVersionRules(version))?.held_out ?? []));
   if (!set && heldOutIds.size === 0) return null;
   const all = await datedChains(version);
   if (!all) return null;
   const chains = all.filter((c) => !heldOutIds.has(c.continuous_id));
   const keeps = chainsInWindow(chains, w ?? {});
-  return { chains, keeps, heldOut: all.filter((c) => heldOutIds.has(c.continuous_id)), narrowed: keeps.chains < all.length, set };
+  const held = all.filter((c) => heldOutIds.has(c.continuous_id));
+  const heldKept = chainsInWindow(held, w ?? {}).inside;
+  return { chains, keeps, heldOut: held.filter((c) => heldKept.has(c.continuous_id)), narrowed: keeps.chains < all.length, set };
 }
 
 /**
