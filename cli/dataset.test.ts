@@ -88,3 +88,42 @@ describe("chainswe dataset release", () => {
     expect(chainswe("data/cli.db", "dataset", "import", DEMO, "--version", "v1.2").code).toBe(0); // v1.2 was never created
   });
 });
+
+describe("chainswe dataset held-out", () => {
+  it("sets a version's held-out chains, keeping its other rules, and prints them", () => {
+    const imported = chainswe("data/held.db", "db", "migrate");
+    expect(imported.code).toBe(0);
+    expect(chainswe("data/held.db", "dataset", "import", DEMO, "--version", "v1").code).toBe(0);
+    const rules = join(dir, "rules.json");
+    return writeFile(rules, JSON.stringify({ verified_min_runs: 2 })).then(() => {
+      expect(chainswe("data/held.db", "dataset", "rules", "v1", rules).code).toBe(0);
+      const set = chainswe("data/held.db", "dataset", "held-out", "v1", "--chains", "moneyx-chain-1", "inikit-chain-1");
+      expect(set.stderr).toBe("");
+      expect(set.stdout).toBe("dataset v1's held-out chains: moneyx-chain-1, inikit-chain-1\n");
+      expect(chainswe("data/held.db", "dataset", "held-out", "v1").stdout).toBe("moneyx-chain-1\ninikit-chain-1\n");
+      expect(JSON.parse(chainswe("data/held.db", "dataset", "rules", "v1").stdout)).toEqual({ verified_min_runs: 2, held_out: ["moneyx-chain-1", "inikit-chain-1"] });
+    });
+  });
+
+  it("exits 2 naming an unknown chain, and stores nothing", () => {
+    const run = chainswe("data/held.db", "dataset", "held-out", "v1", "--chains", "moneyx-chain-1", "no-such-chain");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("chainswe: rules: held_out: no chain no-such-chain in this version\n");
+    expect(chainswe("data/held.db", "dataset", "held-out", "v1").stdout).toBe("moneyx-chain-1\ninikit-chain-1\n");
+  });
+
+  it("holds chains out at import, and refuses an unknown one there with nothing imported", () => {
+    const bad = chainswe("data/held.db", "dataset", "import", DEMO, "--version", "v9", "--held-out", "nope");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("chainswe: held_out: no chain nope in this version\n");
+    expect(chainswe("data/held.db", "dataset", "held-out", "v9").stderr).toBe("chainswe: no dataset version v9\n");
+    const good = chainswe("data/held.db", "dataset", "import", DEMO, "--version", "v9", "--held-out", "tablefmt-chain-1");
+    expect(good.code).toBe(0);
+    expect(chainswe("data/held.db", "dataset", "held-out", "v9").stdout).toBe("tablefmt-chain-1\n");
+  });
+
+  it("--none makes every chain public again", () => {
+    expect(chainswe("data/held.db", "dataset", "held-out", "v9", "--none").stdout).toBe("dataset v9's held-out chains: none\n");
+    expect(chainswe("data/held.db", "dataset", "held-out", "v9").stdout).toBe("\n");
+  });
+});

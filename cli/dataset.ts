@@ -3,6 +3,7 @@
  * portal's database, whole or not at all.
  * `chainswe dataset rules <version> [file]`: a version's rules for run manifests.
  * `chainswe dataset mini <version> --size N`: its Mini split, computed and stored.
+ * `chainswe dataset held-out <version> [--chains id…]`: its held-out chains, printed or set.
  * `chainswe dataset release <version> --from <parent> …`: a new version from its parent, every change with why.
  * `chainswe db migrate`: the committed migrations applied to DATABASE_URL
  * (SQLite or PostgreSQL: db/migrate.ts).
@@ -23,6 +24,7 @@ function isMissingTable(e: unknown): boolean {
 export const importOptionsSchema = z.object({
   file: readableFile,
   version: z.string().trim().min(1, "give a version name, e.g. v1"),
+  heldOut: z.array(z.string().trim().min(1)).default([]),
 });
 
 async function importCommand(fileArg: string, raw: Record<string, unknown>): Promise<void> {
@@ -30,7 +32,7 @@ async function importCommand(fileArg: string, raw: Record<string, unknown>): Pro
   // loaded here so that `chainswe evaluate` and friends never open the database
   const { DatasetImportError, importDataset } = await import("@/lib/dataset/data");
   try {
-    const imported = await importDataset(file, opts.version);
+    const imported = await importDataset(file, opts.version, undefined, { heldOut: opts.heldOut });
     for (const w of imported.warnings) process.stderr.write(`warning: ${w}\n`);
     const { chains, bugs, repos } = imported.stats;
     process.stdout.write(`imported dataset ${imported.version}: ${chains} chains, ${bugs} bugs, ${repos} repos\n`);
@@ -74,6 +76,33 @@ async function rulesCommand(version: string, file: string | undefined): Promise<
   }
 }
 
+/**
+ * `chainswe dataset held-out <version> [--chains id…]`: prints the version's
+ * held-out chains, or sets them (SPEC §8): its other rules kept, every id
+ * checked against the version's chains (an unknown one named, nothing stored).
+ * `--chains` with no id is refused; `--none` makes every chain public.
+ */
+async function heldOutCommand(version: string, raw: Record<string, unknown>): Promise<void> {
+  const opts = parseOptions("dataset held-out", z.object({ chains: z.array(z.string().trim().min(1, "an empty chain id")).min(1, "name at least one chain id").optional(), none: z.boolean().default(false) }), raw);
+  const { DatasetImportError, getVersionRules, setVersionRules } = await import("@/lib/dataset/data");
+  try {
+    if (opts.chains && opts.none) throw new UsageError("dataset held-out", [{ field: "--none", message: "give --chains or --none, not both" }]);
+    const rules = await getVersionRules(version);
+    if (!rules) throw new DatasetImportError(`no dataset version ${version}`);
+    if (!opts.chains && !opts.none) {
+      process.stdout.write(`${(rules.held_out ?? []).join("\n")}\n`);
+      return;
+    }
+    const { held_out: _, ...rest } = rules;
+    const set = await setVersionRules(version, opts.none ? rest : { ...rest, held_out: opts.chains });
+    process.stdout.write(`dataset ${version}'s held-out chains: ${set.held_out?.join(", ") || "none"}\n`);
+  } catch (e) {
+    if (!(e instanceof DatasetImportError)) throw e;
+    process.stderr.write(`chainswe: ${e.message}\n`);
+    process.exitCode = 2;
+  }
+}
+
 /** `chainswe dataset mini <version> --size N`: computes and stores the version's Mini split over its published rows (SPEC §8). */
 async function miniCommand(version: string, raw: Record<string, unknown>): Promise<void> {
   const { size } = parseOptions("dataset mini", z.object({ size: z.coerce.number({ error: "must be a number of chains" }).int("must be a whole number of chains").positive("must be at least 1") }), raw);
@@ -96,6 +125,7 @@ export const releaseOptionsSchema = z.object({
   retire: z.array(z.string().trim().min(1)).default([]),
   accepted: z.boolean().default(false),
   notes: readableFile.optional(),
+  heldOut: z.array(z.string().trim().min(1)).default([]),
 });
 
 /** `chainswe dataset release <version> --from <parent> [--add file] [--retire id…] [--accepted] [--notes notes.json]`: a new version from its parent (SPEC §8). */
@@ -115,7 +145,7 @@ async function releaseCommand(versionArg: string, raw: Record<string, unknown>):
   const { DatasetImportError } = await import("@/lib/dataset/data");
   const { releaseVersion } = await import("@/lib/dataset/release");
   try {
-    const released = await releaseVersion({ version: opts.version, parent: opts.from, addPath: opts.add ?? null, retire: opts.retire, accepted: opts.accepted, reasons: notes.data });
+    const released = await releaseVersion({ version: opts.version, parent: opts.from, addPath: opts.add ?? null, retire: opts.retire, accepted: opts.accepted, reasons: notes.data, heldOut: opts.heldOut });
     for (const w of released.warnings) process.stderr.write(`warning: ${w}\n`);
     process.stdout.write(`released dataset ${released.version} from ${opts.from}: ${released.stats.chains} chains, ${released.stats.bugs} bugs\n${released.notes.map((n) => `${n.change}\t${n.chain}\t${n.reason}`).join("\n")}\n`);
   } catch (e) {
@@ -140,6 +170,7 @@ export function registerDataset(program: Command): void {
     .command("import <file>")
     .description("validate a dataset (JSON array or JSONL) and store it as a new version, in one transaction")
     .requiredOption("--version <name>", "the version to create, e.g. v1 (never overwritten)")
+    .option("--held-out <ids...>", "chain ids to hold out (SPEC §8): shown to reviewers only, scored apart")
     .action(importCommand);
   dataset
     .command("rules <version> [file]")
@@ -153,7 +184,14 @@ export function registerDataset(program: Command): void {
     .option("--retire <ids...>", "chain ids of the parent to leave out")
     .option("--accepted", "also every chain proposed for the parent and accepted by a reviewer, noted with its proposal and review")
     .option("--notes <file>", 'JSON: why each chain is added, changed or retired, {"<chain id>": "why", …} (accepted proposals note themselves)')
+    .option("--held-out <ids...>", "the new version's held-out chains (SPEC §8)")
     .action(releaseCommand);
+  dataset
+    .command("held-out <version>")
+    .description("a version's held-out chains (SPEC §8): print them, or set them; shown to reviewers only, scored apart")
+    .option("--chains <ids...>", "the chain ids to hold out (replaces the list)")
+    .option("--none", "hold out no chain")
+    .action(heldOutCommand);
   dataset
     .command("mini <version>")
     .description("compute and store a version's Mini split over its published rows (SPEC §8); fixed once a submission uses it")

@@ -93,6 +93,22 @@ const columns = helper.columns([
     meta: { numeric: true, title: COLUMN_HELP.chain },
     cell: ({ row: { original: r } }) => <Rate rate={r.chain} href={r.href} />,
   }),
+  helper.accessor((r) => r.heldOut?.value ?? "", {
+    id: "held_out",
+    header: "Held-out chain %",
+    enableSorting: false,
+    meta: { numeric: true, title: COLUMN_HELP.held_out },
+    cell: ({ row: { original: r } }) =>
+      r.heldOut ? (
+        <>
+          {r.heldOut.value}
+          <small className="ci muted">{r.heldOut.ci}</small>
+          <small className={r.heldOut.flagged ? "lb-held-out-gap flagged" : "lb-held-out-gap muted"}>{r.heldOut.gap}</small>
+        </>
+      ) : (
+        <span className="muted">—</span>
+      ),
+  }),
   helper.accessor((r) => r.passK?.value ?? "", {
     id: "pass_k",
     header: "Chain pass^k",

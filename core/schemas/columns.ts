@@ -66,6 +66,8 @@ export const AUDIT_ACTIONS = [
   // a reviewer accepted or rejected a proposed chain (SPEC §8), with the reason
   "proposed_chain_accepted",
   "proposed_chain_rejected",
+  // a team member downloaded a version's held-out problem statements (SPEC §8); the reason names the team
+  "held_out_downloaded",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -76,6 +76,8 @@ export const versionRulesSchema = z
     flaky_tests: flakyRuleSchema.optional(),
     /** SPEC §7: a bug is close to gold from this similarity on (default CLOSE_TO_GOLD) */
     close_to_gold: z.number().gt(0).max(1).optional(),
+    /** SPEC §8: the held-out chains (their ids), shown to reviewers only; checked against the version's chains when set */
+    held_out: z.array(oneLine(z.string().trim().min(1))).optional(),
   })
   .strict();
 export type VersionRules = z.infer<typeof versionRulesSchema>;
@@ -127,6 +129,7 @@ export function describeRules(rules: VersionRules): string[] {
   if (rules.test_edits === "flag") lines.push("Test edits (a model patch's changes under a test path) are kept and the row is marked.");
   if (rules.mini_size) lines.push(`A Mini split of ${rules.mini_size} chains follows the published rows until the first submission on it fixes it.`);
   if (rules.flaky_tests === "refuse") lines.push("A proposed chain with a test whose status changes between runs of its gold state is refused.");
+  if (rules.held_out?.length) lines.push(`${rules.held_out.length} chain(s) are held out: their problem statements reach teams only through an audited download, and only their aggregate score is shown.`);
   if (rules.verified_min_runs) lines.push(`"Verified": at least ${rules.verified_min_runs} public reviewed run(s) of a system and mode, none breaking a rule.`);
   return lines;
 }

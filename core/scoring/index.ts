@@ -61,7 +61,8 @@ export {
   type ChainTotals,
   type ScoreOptions,
 } from "./score-run";
-export { bugWindowSchema, daySchema, isWindowSet, bugDay, dayAfter, chainsInWindow, scoreRunsInWindow, valuesInWindow, headlinesInWindow, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
+export { bugWindowSchema, daySchema, isWindowSet, bugDay, dayAfter, chainsInWindow, scoreRunsInWindow, valuesInWindow, headlinesInWindow, chainSolvedShares, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
+export { heldOutScore, type HeldOutScore } from "./held-out";
 export { pairedComparison, type PairedOptions } from "./paired";
 export { rankTiers, TIER_ALPHA, type RowTier, type TierInput } from "./tiers";
 export {

@@ -124,3 +124,13 @@ export function headlinesInWindow(chains: readonly DatedChain[], inside: Readonl
 export function valuesInWindow(chains: readonly DatedChain[], inside: ReadonlySet<string>, row: WindowRun, opts: ScoreOptions = {}): RunValues {
   return scoreGroupValues(keptOutcomes(chains, inside, row, opts), row.run, opts);
 }
+
+/**
+ * Per chain a window keeps, in the version's order, the share of the row's runs
+ * that solved it (every bug resolved under the scoring): its chain % is their
+ * mean; what the held-out comparison resamples (SPEC §8).
+ */
+export function chainSolvedShares(chains: readonly DatedChain[], inside: ReadonlySet<string>, row: WindowRun, opts: ScoreOptions = {}): number[] {
+  const runs = keptOutcomes(chains, inside, row, opts);
+  return keptChains(chains, inside).map((_, i) => runs.reduce((n, r) => n + (r[i]!.resolved.every(Boolean) ? 1 : 0), 0) / runs.length);
+}

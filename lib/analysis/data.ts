@@ -113,7 +113,7 @@ export async function getChainErrorView(query: AnalysisQuery): Promise<ChainErro
     version,
     versions,
     query,
-    window: window && windowSummary(bugWindowOf(query), window.keeps),
+    window: window?.set ? windowSummary(bugWindowOf(query), window.keeps) : null,
     systems: [...systems.values()],
     analyses: kept.map(({ errors: _, ...entry }) => entry),
     combined: sumBreakdowns(kept.map((a) => a.breakdown)),
@@ -128,7 +128,7 @@ export async function getChainErrorView(query: AnalysisQuery): Promise<ChainErro
  * run's unresolved bugs in them. Unchanged when the window keeps every chain.
  */
 async function inWindow<A extends AnalysisEntry & { errors: ChainError[]; scoredAt: Date | null }>(analyses: A[], window: Awaited<ReturnType<typeof windowKeeps>>): Promise<A[]> {
-  if (!window || window.keeps.chains === window.keeps.totalChains) return analyses;
+  if (!window?.narrowed) return analyses;
   const { inside } = window.keeps;
   const scored = analyses.filter((a) => a.scoredAt !== null);
   const records = await storedChainRecords(scored.map((a) => ({ id: a.seqSubmissionId, computedAt: a.scoredAt! })));

@@ -15,6 +15,8 @@ import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { getLeaderboard, type LeaderboardRow } from "@/lib/leaderboard/data";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 import { readableSubmission } from "@/lib/submissions/access";
+import { chainsHiddenFrom } from "@/lib/dataset/held-out";
+import { runWithout } from "@/core/dataset/held-out";
 
 export type ComparePick = {
   submissionId: string;
@@ -87,7 +89,9 @@ export async function getComparison(viewer: Viewer | null, query: CompareQuery):
   let paired: PairedComparison | null = null;
   let chains: ChainWinLoss[] = [];
   if (a && b) {
-    const [ra, rb] = await Promise.all([runResultsForSubmission(a.submissionId), runResultsForSubmission(b.submissionId)]);
+    // held-out chains (SPEC §8) are compared for reviewers only
+    const hidden = await chainsHiddenFrom(viewer, { version: a.datasetVersion });
+    const [ra, rb] = (await Promise.all([runResultsForSubmission(a.submissionId), runResultsForSubmission(b.submissionId)])).map((r) => r && runWithout(r, hidden));
     if (a.datasetVersion !== b.datasetVersion) problem = `they were evaluated on different dataset versions (${a.datasetVersion} and ${b.datasetVersion})`;
     else if (ra && rb) {
       try {

@@ -23,6 +23,7 @@ const submission = (system: string, mode: "oracle" | "seq", opts: { unresolved?:
   completedSubmission(t, { system: { name: system, team: "ds" }, mode, ...opts, finishedAt: new Date(opts.finishedAt ?? "2025-03-01"), reviewed: false });
 
 let seqId: string;
+const NONE: ReadonlySet<string> = new Set();
 
 beforeAll(async () => {
   t = await openTestDb();
@@ -51,7 +52,7 @@ describe("getDatasetIndex", () => {
 
 describe("getDatasetVersionView", () => {
   it("chains with their whole-chain solve rate over the standing public submissions", async () => {
-    const view = (await browser.getDatasetVersionView("v1"))!;
+    const view = (await browser.getDatasetVersionView("v1", NONE))!;
     expect(view.population).toEqual({ oracle: 1, seq: 1, seq_mem: 0 });
     expect(view.chains.map((c) => c.continuousId)).toEqual(demoChains.map((c) => c.continuous_id).sort());
     const inikit = view.chains.find((c) => c.continuousId === "inikit-chain-1")!;
@@ -62,7 +63,7 @@ describe("getDatasetVersionView", () => {
   });
 
   it("per-position rates over length-3 chains by default, or all chains", async () => {
-    const three = (await browser.getDatasetVersionView("v1"))!.positionRates;
+    const three = (await browser.getDatasetVersionView("v1", NONE))!.positionRates;
     expect(three.map((r) => [r.position, r.chains])).toEqual([
       [1, 4],
       [2, 4],
@@ -70,19 +71,19 @@ describe("getDatasetVersionView", () => {
     ]);
     // position 2: the Oracle run missed inikit 2, the Seq run moneyx 2
     expect(three[1]!.rates.all).toMatchObject({ solved: 6, attempts: 8 });
-    const all = (await browser.getDatasetVersionView("v1", "all"))!.positionRates;
+    const all = (await browser.getDatasetVersionView("v1", NONE, "all"))!.positionRates;
     expect(all.map((r) => r.position)).toEqual([1, 2, 3, 4]);
     expect(all[3]!.rates.all).toMatchObject({ solved: 2, attempts: 2 });
   });
 
   it("is null for an unknown version", async () => {
-    expect(await browser.getDatasetVersionView("nope")).toBeNull();
+    expect(await browser.getDatasetVersionView("nope", NONE)).toBeNull();
   });
 });
 
 describe("getDatasetChainView", () => {
   it("bugs with gold files, test counts, solve rates and each standing submission's outcome", async () => {
-    const view = (await browser.getDatasetChainView("v1", "moneyx-chain-1"))!;
+    const view = (await browser.getDatasetChainView("v1", "moneyx-chain-1", NONE))!;
     const source = demoChains.find((c) => c.continuous_id === "moneyx-chain-1")!;
     expect(view.bugs.map((b) => b.swebenchInstanceId)).toEqual(source.swebench_instance_ids);
     const [b1, b2] = view.bugs;
@@ -101,7 +102,22 @@ describe("getDatasetChainView", () => {
   });
 
   it("is null for an unknown chain or version", async () => {
-    expect(await browser.getDatasetChainView("v1", "nope")).toBeNull();
-    expect(await browser.getDatasetChainView("nope", "moneyx-chain-1")).toBeNull();
+    expect(await browser.getDatasetChainView("v1", "nope", NONE)).toBeNull();
+    expect(await browser.getDatasetChainView("nope", "moneyx-chain-1", NONE)).toBeNull();
+  });
+});
+
+describe("held-out chains (SPEC §8)", () => {
+  const hidden = new Set(["moneyx-chain-1"]);
+  it("are left out of the version's chains, and their chain page is not found", async () => {
+    const view = (await browser.getDatasetVersionView("v1", hidden))!;
+    expect(view.chains.map((c) => c.continuousId)).not.toContain("moneyx-chain-1");
+    expect(view.chains).toHaveLength(4);
+    expect(await browser.getDatasetChainView("v1", "moneyx-chain-1", hidden)).toBeNull();
+  });
+  it("are no chain's neighbour", async () => {
+    const inikit = (await browser.getDatasetChainView("v1", "inikit-chain-1", hidden))!;
+    expect(inikit.next).toBe("semverkit-chain-1");
+    expect((await browser.getDatasetChainView("v1", "inikit-chain-1", NONE))!.next).toBe("moneyx-chain-1");
   });
 });

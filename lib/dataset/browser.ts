@@ -2,7 +2,9 @@
  * The dataset browser's data (SPEC §6 "the dataset (repos,
  * chains, bugs, difficulty across systems)"): public, so nothing here takes a
  * viewer, and only public completed submissions count towards difficulty
- * (lib/dataset/view.ts says which and how).
+ * (lib/dataset/view.ts says which and how). The chains a viewer may not see
+ * (held out, SPEC §8: lib/dataset/held-out.ts) are given by the caller and
+ * left out of everything: lists, neighbours and solve rates.
  */
 import { touchedFiles } from "@/core/diff";
 import type { PositionSet } from "@/core/scoring";
@@ -96,7 +98,7 @@ function population(outcomes: readonly PublicOutcome[]): Population {
 }
 
 /** One version's chains with their difficulty, and the per-position solve rates; null for an unknown version. */
-export async function getDatasetVersionView(version: string, positions: PositionSet = "length3"): Promise<DatasetVersionView | null> {
+export async function getDatasetVersionView(version: string, hidden: ReadonlySet<string>, positions: PositionSet = "length3"): Promise<DatasetVersionView | null> {
   const row = await db.datasetVersion.findUnique({
     where: { version },
     select: {
@@ -110,7 +112,10 @@ export async function getDatasetVersionView(version: string, positions: Position
     },
   });
   if (!row) return null;
-  const chains = row.chains.map((c) => ({ ...c, length: c._count.bugs })).sort((a, b) => (a.continuousId < b.continuousId ? -1 : 1));
+  const chains = row.chains
+    .filter((c) => !hidden.has(c.continuousId))
+    .map((c) => ({ ...c, length: c._count.bugs }))
+    .sort((a, b) => (a.continuousId < b.continuousId ? -1 : 1));
   const outcomes = await standingOutcomes(row.id);
   const solved = chainSolveRates(chains, outcomes);
   return {
@@ -123,7 +128,8 @@ export async function getDatasetVersionView(version: string, positions: Position
 }
 
 /** One chain of a version: its bugs with gold files, test counts and solve rates; null when either is unknown. */
-export async function getDatasetChainView(version: string, continuousId: string): Promise<DatasetChainView | null> {
+export async function getDatasetChainView(version: string, continuousId: string, hidden: ReadonlySet<string>): Promise<DatasetChainView | null> {
+  if (hidden.has(continuousId)) return null;
   const row = await db.chain.findFirst({
     where: { continuousId, datasetVersion: { version } },
     include: { bugs: { orderBy: { order: "asc" } } },
@@ -144,7 +150,8 @@ export async function getDatasetChainView(version: string, continuousId: string)
       const fingerprint = stored === null ? null : fingerprintSchema.parse(stored);
       return { submissionId: o.submissionId, system: o.system, team: o.team, mode: o.mode, resolved: verdict?.resolved ?? null, fingerprint };
     });
-  const at = siblings.findIndex((s) => s.continuousId === continuousId);
+  const shown = siblings.filter((s) => !hidden.has(s.continuousId));
+  const at = shown.findIndex((s) => s.continuousId === continuousId);
   return {
     version,
     chain: {
@@ -172,7 +179,7 @@ export async function getDatasetChainView(version: string, continuousId: string)
       solved: bugRates[i]!,
       outcomes: outcomesFor(b.order),
     })),
-    previous: siblings[at - 1]?.continuousId ?? null,
-    next: siblings[at + 1]?.continuousId ?? null,
+    previous: shown[at - 1]?.continuousId ?? null,
+    next: shown[at + 1]?.continuousId ?? null,
   };
 }

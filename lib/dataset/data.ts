@@ -12,6 +12,7 @@
 import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/core/dataset/stats";
+import { heldOutProblems } from "@/core/dataset/held-out";
 import { releaseManifest, type ReleaseChange, type ReleaseManifest } from "@/core/dataset/release";
 import { db, isUniqueViolation } from "@/db/client";
 import { versionRulesSchema, type VersionRules } from "@/core/schemas/manifest";
@@ -90,12 +91,18 @@ function versionExists(version: string): DatasetImportError {
  * Validates the file (InputError naming line and field on any bad record), then
  * writes the version, its chains and their bugs in one transaction.
  */
-export async function importDataset(path: string, version: string, release?: { parent: string; notes: ReleaseChange[] }): Promise<DatasetImport> {
+export async function importDataset(path: string, version: string, release?: { parent: string; notes: ReleaseChange[] }, opts: { heldOut?: string[] } = {}): Promise<DatasetImport> {
   const name = datasetVersionNameSchema.safeParse(version);
   if (!name.success) throw new DatasetImportError(`bad dataset version "${version}": ${name.error.issues[0]?.message}`);
   if (await db.datasetVersion.findUnique({ where: { version }, select: { id: true } })) throw versionExists(version);
   const dataset = await loadDataset(path);
   const stats = datasetStats(dataset.chains);
+  // held-out chains named with the version (SPEC §8): checked against its chains before anything is stored
+  const heldOut = opts.heldOut?.length ? opts.heldOut : undefined;
+  if (heldOut) {
+    const problems = heldOutProblems(dataset.chains.map((c) => c.continuous_id), heldOut);
+    if (problems.length > 0) throw new DatasetImportError(`held_out: ${problems.join("; ")}`);
+  }
   try {
     await db.$transaction(
       async (tx) => {
@@ -108,6 +115,7 @@ export async function importDataset(path: string, version: string, release?: { p
             manifest: columnJson(releaseManifestSchema, releaseManifest(release?.parent ?? null, dataset.chains)),
             parentVersion: release?.parent ?? null,
             releaseNotes: columnJson(releaseNotesSchema, release?.notes ?? []),
+            ...(heldOut ? { rules: columnJson(versionRulesSchema, { held_out: heldOut }), rulesSetAt: new Date() } : {}),
           },
         });
         for (const chain of dataset.chains) {
@@ -180,6 +188,12 @@ export async function setVersionRules(version: string, rules: unknown): Promise<
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new DatasetImportError(`rules: ${issue.path.join(".") || "(the object)"}: ${issue.message}`);
+  }
+  if (parsed.data.held_out) {
+    const v = await db.datasetVersion.findUnique({ where: { version }, select: { chains: { select: { continuousId: true } } } });
+    if (!v) throw new DatasetImportError(`no dataset version ${version}`);
+    const problems = heldOutProblems(v.chains.map((c) => c.continuousId), parsed.data.held_out);
+    if (problems.length > 0) throw new DatasetImportError(`rules: held_out: ${problems.join("; ")}`);
   }
   const updated = await db.datasetVersion.updateMany({ where: { version }, data: { rules: columnJson(versionRulesSchema, parsed.data), rulesSetAt: new Date() } });
   if (updated.count === 0) throw new DatasetImportError(`no dataset version ${version}`);

@@ -27,7 +27,9 @@ export async function computeVersionMini(version: string, size: number): Promise
   const computedAt = new Map((await db.submissionScore.findMany({ where: { submissionId: { in: runs.map((r) => r.id) } }, select: { submissionId: true, computedAt: true } })).map((s) => [s.submissionId, s.computedAt]));
   const records = await storedChainRecords(runs.flatMap((r) => (computedAt.has(r.id) ? [{ id: r.id, computedAt: computedAt.get(r.id)! }] : [])));
   const rows = miniRows(runs.map((r) => ({ row: r.row, solved: (records.get(r.id) ?? []).filter((c) => chainSolved(c.bugs)).map((c) => c.continuous_id) })));
-  const chains = v.chains.map((c) => c.continuousId);
+  // held-out chains (SPEC §8) are scored apart, never in the Mini
+  const heldOut = new Set((await getVersionRules(version))?.held_out ?? []);
+  const chains = v.chains.map((c) => c.continuousId).filter((c) => !heldOut.has(c));
   const problem = miniProblem(chains, rows, size);
   if (problem) throw new DatasetImportError(`dataset ${version}: ${problem}`);
   const mini = miniSplit(chains, rows, size);

@@ -32,6 +32,8 @@ export type ReleaseRequest = {
   retire?: string[];
   /** why, for every chain added, changed or retired */
   reasons: Record<string, string>;
+  /** the new version's held-out chains (SPEC §8), checked against its chains */
+  heldOut?: string[];
 };
 
 /** Assembles and stores the release; a DatasetImportError naming every problem (or an InputError naming a line of the added file), nothing stored. */
@@ -47,7 +49,7 @@ export async function releaseVersion(r: ReleaseRequest): Promise<DatasetImport &
     const path = join(dir, `${r.version}.jsonl`);
     await writeFile(path, assembled.chains.map((c) => `${JSON.stringify(c)}\n`).join(""));
     // checked again as a whole version: every record, and no instance in two chains
-    return { ...(await importDataset(path, r.version, { parent: r.parent, notes: assembled.notes })), notes: assembled.notes };
+    return { ...(await importDataset(path, r.version, { parent: r.parent, notes: assembled.notes }, { heldOut: r.heldOut })), notes: assembled.notes };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

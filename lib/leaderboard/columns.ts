@@ -8,12 +8,13 @@
 import { z } from "zod";
 
 /** Every column but the ones always shown, in the table's order. */
-export const CHOOSABLE_COLUMNS = ["scaffold", "config", "pass_k", "runs", "cost", "cost_per_solved", "peak_context", "date", "badges"] as const;
+export const CHOOSABLE_COLUMNS = ["scaffold", "config", "held_out", "pass_k", "runs", "cost", "cost_per_solved", "peak_context", "date", "badges"] as const;
 export type ChoosableColumn = (typeof CHOOSABLE_COLUMNS)[number];
 
 export const COLUMN_NAMES: Record<ChoosableColumn, string> = {
   scaffold: "Scaffold",
   config: "Configuration",
+  held_out: "Held-out chain %",
   pass_k: "Chain pass^k",
   runs: "Runs",
   cost: "Cost / chain",
@@ -31,14 +32,16 @@ export const COLUMN_HELP = {
   config: "Context configuration (e.g. Baseline, Summarize, Sub-Agent)",
   mode: "Oracle: every bug starts from the gold state; Seq: from the agent's own earlier patches; Seq+Mem: Seq with notes carried between bugs",
   per_bug: "Resolved bugs / all bugs, with the 95% bootstrap interval over chains and the change against the same system's Oracle; for repeated runs, the mean over them and their spread",
-  chain: "Chains with every bug resolved / all chains",
+  chain: "Chains with every bug resolved / all chains (the public chains, where the version holds some out)",
+  held_out:
+    "The chain % over the version's held-out chains (SPEC §8), one aggregate with its 95% bootstrap interval, and below it the gap to the public chain % with its interval; flagged when that interval excludes 0 (a possible overfitting signal)",
   pass_k: "For a row of k repeated runs: chains solved in every one of its runs / all chains, with its interval (chains resampled with all their runs)",
   runs: "Runs of the same system and mode averaged in this row; its rates are their means, with their spread (min–max) below",
   cost: "Mean over chains of the summed per-bug cost (USD)",
   cost_per_solved: "What one solved chain costs: cost per chain / chain solve rate (USD)",
   peak_context: "Mean over chains of the largest per-bug peak context (tokens)",
   date: "When the evaluation finished (UTC)",
-  badges: "Open weights or scaffold, reviewed, verified (enough reviewed runs, no rule broken), rule breach, test-editing patches and shortcut flags, each with how many bugs it counts",
+  badges: "Open weights or scaffold, reviewed, verified (enough reviewed runs, no rule broken), rule breach, test-editing patches and shortcut flags, each with how many bugs it counts, and a held-out gap",
 } as const;
 
 /** What a reader needs first, on one 1400 px screen beside the always-shown columns. */

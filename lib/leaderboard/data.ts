@@ -22,7 +22,9 @@
 import { z } from "zod";
 import {
   bugWindowSchema,
+  chainSolvedShares,
   costPerSolvedChain,
+  heldOutScore,
   positionSetSchema,
   relativeChange,
   headlinesInWindow,
@@ -32,6 +34,7 @@ import {
   type ChainRecord,
   type DatedChain,
   type Estimate,
+  type HeldOutScore,
   type PositionRate,
   type RunScores,
   type RunValues,
@@ -45,7 +48,7 @@ import type { Effort } from "@/core/scoring/schemas";
 import { getVersionRules } from "@/lib/dataset/data";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/stored-scores";
 import { systemFactsSelect, type SystemFacts } from "@/lib/teams/systems";
-import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
+import { storedChainRecords, windowKeeps, windowSummary, type ScoredChains, type WindowSummary } from "@/lib/leaderboard/window";
 import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
 import { archivedSubmissions } from "@/lib/leaderboard/history";
 import { asOfSchema, endOfDay } from "@/lib/leaderboard/as-of";
@@ -108,6 +111,8 @@ export type LeaderboardRow = {
   closeToGold: { bugs: number; of: number; threshold: number };
   /** SPEC §4 rank tiers among the rows of its mode, as last refreshed; null under a window, without test edits, or while the rows differ from those ranked */
   tier: RowTierFacts | null;
+  /** SPEC §8 its held-out chain % (one aggregate, with its interval) and the gap to its public chain %; null when the version holds no chain out */
+  heldOut: HeldOutScore | null;
 };
 
 export type RowShortcut = { run: number; kind: ShortcutKind; bugs: number };
@@ -310,7 +315,8 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
   const version = q.version ?? versions[0] ?? null;
   const meta = { version, versions, scoring: q.scoring, positions: q.positions, asOf: q.as_of ?? null, split: q.split };
   if (!version || !versions.includes(version)) return withCompletion({ ...meta, window: null, rows: [] }, { score: async () => new Map(), scoreHeadlines: async () => new Map() });
-  const window = await windowKeeps(version, q.window);
+  // a Mini board's chains are drawn from the public ones (SPEC §8)
+  const window = await windowKeeps(version, q.window, { heldOut: q.split === "full" });
   // an archived board: the submissions public at the end of that day, each with the scores it had then
   const archived = q.as_of ? await archivedOn(version, q.as_of) : null;
   const found = await db.submission.findMany({
@@ -349,10 +355,11 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
   const records = await storedChainRecords(toScore.flatMap((r) => r.runs));
   const scoring = await rowScoring(toScore, q, window, records);
   const rules = (await getVersionRules(version)) ?? {};
-  const scored = (id: string) => (window && window.keeps.chains < window.keeps.totalChains ? window.keeps.inside.has(id) : true);
+  const scored = (id: string) => (window?.narrowed ? window.keeps.inside.has(id) : true);
   const testEditBugs = (id: string) => (records.get(id) ?? []).reduce((n, c) => n + (scored(c.continuous_id) ? (c.test_edits?.length ?? 0) : 0), 0);
   const flaggedBugs = await shortcutFlaggedBugs(newest.flatMap((s) => s.runs.filter((r) => r.shortcuts !== "{}").map((r) => r.id)));
   const shortcutBugs = (runIds: string[]) => new Set(runIds.flatMap((id) => (flaggedBugs.get(id) ?? []).filter((b) => scored(b.continuousId)).map((b) => `${b.continuousId}\0${b.order}`))).size;
+  const heldOut = heldOutOf(toScore, window, records, q);
   const threshold = rules.close_to_gold ?? CLOSE_TO_GOLD;
   const closeToGold = (ids: string[]) => {
     const similarities = ids.flatMap((id) => (records.get(id) ?? []).flatMap((c) => (scored(c.continuous_id) ? (c.gold_similarity ?? []) : []))).filter((x) => x !== null);
@@ -392,10 +399,11 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       shortcutBugs: shortcutBugs(s.runs.map((r) => r.id)),
       closeToGold: closeToGold(s.runs.map((r) => r.id)),
       tier: null,
+      heldOut: heldOut.get(s.id) ?? null,
     });
   }
   // tiers rank every chain with test edits as graded: none under a window that drops chains or without test edits
-  if (!(window && window.keeps.chains < window.keeps.totalChains) && q.test_edits === "with") {
+  if (!window?.narrowed && q.test_edits === "with") {
     const tiers = tiersForRows(rows.map((r) => ({ submissionId: r.submissionId, mode: r.mode, submissionIds: r.runs?.submissionIds ?? [r.submissionId] })), await storedRanking(version), q.scoring);
     for (const r of rows) r.tier = tiers.get(r.submissionId) ?? null;
   }
@@ -404,7 +412,26 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     const oracle = r.mode === "oracle" ? undefined : oracleOf.get(r.system.id);
     if (oracle) r.vsOracle = { perBug: relativeChange(r.perBug.value, oracle.perBug.value), chain: relativeChange(r.chain.value, oracle.chain.value) };
   }
-  return withCompletion({ ...meta, window: window && windowSummary(q.window, window.keeps), rows }, scoring.scorers);
+  return withCompletion({ ...meta, window: window?.set ? windowSummary(q.window, window.keeps) : null, rows }, scoring.scorers);
+}
+
+/**
+ * Each row's held-out score (SPEC §8): its runs' chain records on the public
+ * chains the board scores and on the held-out ones, compared by heldOutScore.
+ * None when the version holds no chain out (or the window keeps no chain of one side).
+ */
+function heldOutOf(rows: RowToScore[], window: ScoredChains | null, records: ReadonlyMap<string, ChainRecord[]>, q: LeaderboardQuery): Map<string, HeldOutScore> {
+  const out = new Map<string, HeldOutScore>();
+  if (!window || window.heldOut.length === 0 || window.keeps.chains === 0) return out;
+  const heldInside = new Set(window.heldOut.map((c) => c.continuous_id));
+  const opts = { scoring: q.scoring, withoutTestEdits: q.test_edits === "without" };
+  for (const r of rows) {
+    const runs = r.runs.map((x) => records.get(x.id));
+    if (!runs.every((x) => x !== undefined)) continue;
+    const row = { run: { system: r.system, mode: r.mode }, runs: runs as ChainRecord[][] };
+    out.set(r.id, heldOutScore(chainSolvedShares(window.chains, window.keeps.inside, row, opts), chainSolvedShares(window.heldOut, heldInside, row, opts)));
+  }
+  return out;
 }
 
 /** The version's submissions on its board at the end of `asOf`, with the scores each had then (lib/leaderboard/history.ts). */
@@ -464,7 +491,7 @@ async function rowScoring(
   records: ReadonlyMap<string, ChainRecord[]>,
 ): Promise<{ values: Map<string, RunValues>; scorers: Scorers }> {
   const values = new Map<string, RunValues>();
-  const windowed = window && window.keeps.chains < window.keeps.totalChains ? window : null;
+  const windowed = window?.narrowed ? window : null;
   // stored scores count every bug as graded; without test-editing patches every row is rescored from its records
   const fromStored = (r: RowToScore) => !windowed && q.test_edits === "with" && r.runs.length === 1;
   const stored = rows.filter(fromStored);

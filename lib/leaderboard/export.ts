@@ -64,6 +64,8 @@ export type ApiRow = {
   /** SPEC §7 close to gold: graded bugs whose patch is at least the version's threshold similar to gold, and their share of the graded bugs with a similarity (null with none) */
   close_to_gold_bugs: number;
   close_to_gold_share: number | null;
+  /** SPEC §8 held-out split: the row's chain % over the held-out chains (one aggregate) with its interval, the gap public − held-out with its interval, flagged when that interval excludes 0; null when the version holds no chain out */
+  held_out: { chains: number; chain: Estimate; gap: Estimate; flagged: boolean } | null;
   /** SPEC §4 rank tiers among the rows of its mode: null under a bug-date window, without test edits, or before the version's ranking is refreshed */
   tier: number | null;
   /** the exact sign test over chains against the row above, raw and Holm-corrected; null for a mode's first row */
@@ -120,6 +122,7 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     shortcut_flags: r.shortcuts,
     close_to_gold_bugs: r.closeToGold.bugs,
     close_to_gold_share: r.closeToGold.of > 0 ? r.closeToGold.bugs / r.closeToGold.of : null,
+    held_out: r.heldOut,
     tier: r.tier?.tier ?? null,
     p_vs_above: r.tier?.p_vs_above ?? null,
     p_vs_above_holm: r.tier?.p_vs_above_holm ?? null,
@@ -212,6 +215,15 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "shortcut_flags", value: (l) => evaluated(l)?.shortcut_flags.map((f) => `run ${f.run}: ${f.kind} (${f.bugs} bugs)`).join("; ") },
   { label: "close_to_gold_bugs", value: (l) => evaluated(l)?.close_to_gold_bugs },
   { label: "close_to_gold_share", value: (l) => num(evaluated(l)?.close_to_gold_share) },
+  // SPEC §8 held-out split, empty when the version holds no chain out
+  { label: "held_out_chains", value: (l) => evaluated(l)?.held_out?.chains },
+  { label: "held_out_chain_pct", value: (l) => num(evaluated(l)?.held_out?.chain.value) },
+  { label: "held_out_chain_ci_low", value: (l) => num(evaluated(l)?.held_out?.chain.ci[0]) },
+  { label: "held_out_chain_ci_high", value: (l) => num(evaluated(l)?.held_out?.chain.ci[1]) },
+  { label: "held_out_gap", value: (l) => num(evaluated(l)?.held_out?.gap.value) },
+  { label: "held_out_gap_ci_low", value: (l) => num(evaluated(l)?.held_out?.gap.ci[0]) },
+  { label: "held_out_gap_ci_high", value: (l) => num(evaluated(l)?.held_out?.gap.ci[1]) },
+  { label: "held_out_gap_flagged", value: (l) => bool(evaluated(l)?.held_out?.flagged) },
   // SPEC §4 rank tiers, empty when the view has none
   { label: "tier", value: (l) => evaluated(l)?.tier },
   { label: "p_vs_above", value: (l) => pValue(evaluated(l)?.p_vs_above) },

@@ -25,7 +25,7 @@ export const PAGE_ROWS = 100;
 // ---------------------------------------------------------------- as the table prints them
 
 /** `title`: what a badge stands on (a rule breach's fields), for its tooltip */
-export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits" | "shortcuts" | "close_to_gold"; label: string; title?: string };
+export type Badge = { key: "open_weights" | "open_scaffold" | "reviewed" | "verified" | "rule_breach" | "test_edits" | "shortcuts" | "close_to_gold" | "held_out_gap"; label: string; title?: string };
 /**
  * A rate as printed: `49.0`, its interval `[44.9, 53.1]` (null for reported
  * rows), `−29%` against Oracle (null for Oracle rows), and for a row of
@@ -57,6 +57,8 @@ export type DisplayRow = {
   /** the evaluation's finishing day (UTC) */
   date: string | null;
   badges: Badge[];
+  /** SPEC §8 the held-out chain % with its interval, and the gap to the public chain % (`−12.0 [−30.0, 5.0]`); null when the version holds none out, or for a reported row */
+  heldOut: { value: string; ci: string; gap: string; flagged: boolean } | null;
   /** SPEC §4 rank tier among the rows of its mode, and what it rests on (its tooltip); null without a stored ranking or for a reported row */
   tier: { label: string; title: string } | null;
   /** the same view over only the bugs dated after the system's training cutoff (or release); null without one */
@@ -108,6 +110,9 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: R
       title: `${bugs} of ${of} graded bug${of === 1 ? "" : "s"} have a model patch at least ${threshold} similar to the gold patch (SPEC §7): a flag for reviewers, not a verdict`,
     });
   }
+  if (r.heldOut?.flagged) {
+    badges.push({ key: "held_out_gap", label: "held-out gap", title: heldOutGapText(r.heldOut) });
+  }
   if (r.breaches.length > 0) {
     badges.push({ key: "rule_breach", label: "rule breach", title: r.breaches.map((b) => `run ${b.run}: ${b.field}: ${b.message}`).join("\n") });
   }
@@ -125,9 +130,17 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: R
     peakContext: formatTokens(r.peakContext),
     date: finishedDay(r.finishedAt),
     badges,
+    heldOut: r.heldOut && { value: formatPercent(r.heldOut.chain.value), ci: formatInterval(r.heldOut.chain.ci), gap: `gap ${signed(r.heldOut.gap.value)} ${formatInterval(r.heldOut.gap.ci)}`, flagged: r.heldOut.flagged },
     tier: tierCell(r),
     afterCutoff: afterCutoffLink(r, q),
   };
+}
+
+const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${formatPercent(Math.abs(x))}`;
+
+/** Why a row's held-out gap is flagged, in one sentence (its badge's text). */
+function heldOutGapText(h: NonNullable<LeaderboardShownRow["heldOut"]>): string {
+  return `Public chain % minus held-out chain % (${h.chains} held-out chain${h.chains === 1 ? "" : "s"}) is ${signed(h.gap.value)} points, 95% interval ${formatInterval(h.gap.ci)}, which excludes 0: a possible overfitting signal (SPEC §8)`;
 }
 
 const pText = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
@@ -170,6 +183,7 @@ export function displayReportedRow(r: ReportedMainRow): DisplayRow {
     peakContext: formatTokens(null),
     date: null,
     badges: [],
+    heldOut: null,
     tier: null,
     afterCutoff: null,
   };

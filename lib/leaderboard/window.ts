@@ -4,7 +4,9 @@
  * scores when its evaluation completed). The scoring itself is the evaluator's
  * (scoreRunsInWindow, chainErrorBreakdownOf); this module only reads, keeps
  * in memory what never changes, and fills a record left empty by an older
- * release.
+ * release. A version's held-out chains (SPEC §8) are never in a public
+ * board's population: its rows are scored over the public chains (inside the
+ * window, when one is set), as a window narrows them.
  */
 import { chainRecords, chainsInWindow, isWindowSet, type BugWindow, type ChainRecord, type DatedChain, type WindowKeeps } from "@/core/scoring";
 import { db } from "@/db/client";
@@ -12,6 +14,7 @@ import { columnJson } from "@/core/schemas/columns";
 import { parseStoredChains, storedChainsSchema } from "@/lib/leaderboard/stored-scores";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
 import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
+import { getVersionRules } from "@/lib/dataset/data";
 
 /** What a page and the API say of a window: its ends and what it keeps. */
 export type WindowSummary = {
@@ -58,11 +61,34 @@ export async function datedChains(version: string): Promise<DatedChain[] | null>
   return hit;
 }
 
-/** What a window keeps of a version, or null when no bound is set or the version is unknown. */
-export async function windowKeeps(version: string, w: BugWindow | undefined): Promise<{ chains: DatedChain[]; keeps: WindowKeeps } | null> {
-  if (!isWindowSet(w)) return null;
-  const chains = await datedChains(version);
-  return chains ? { chains, keeps: chainsInWindow(chains, w) } : null;
+/**
+ * The chains a public board of the version scores. `chains`: its public chains
+ * (held-out ones left out); `keeps`: what the window keeps of them (all of them
+ * with no bound); `narrowed`: fewer than every chain of the version, so the
+ * stored scores (over all of them) do not serve; `set`: a window bound is set.
+ * Null when neither narrows (no bound, no held-out chain) or the version is unknown.
+ */
+export type ScoredChains = {
+  chains: DatedChain[];
+  keeps: WindowKeeps;
+  /** the held-out chains the window keeps (all of them with no bound), scored apart (SPEC §8) */
+  heldOut: DatedChain[];
+  narrowed: boolean;
+  set: boolean;
+};
+
+/** `heldOut: false`: every chain of the version is public (a Mini board: its chains are drawn from the public ones). */
+export async function windowKeeps(version: string, w: BugWindow | undefined, opts: { heldOut?: boolean } = {}): Promise<ScoredChains | null> {
+  const set = isWindowSet(w);
+  const heldOutIds = new Set(opts.heldOut === false ? [] : ((await getVersionRules(version))?.held_out ?? []));
+  if (!set && heldOutIds.size === 0) return null;
+  const all = await datedChains(version);
+  if (!all) return null;
+  const chains = all.filter((c) => !heldOutIds.has(c.continuous_id));
+  const keeps = chainsInWindow(chains, w ?? {});
+  const held = all.filter((c) => heldOutIds.has(c.continuous_id));
+  const heldKept = chainsInWindow(held, w ?? {}).inside;
+  return { chains, keeps, heldOut: held.filter((c) => heldKept.has(c.continuous_id)), narrowed: keeps.chains < all.length, set };
 }
 
 /**

@@ -3,7 +3,9 @@
  * whoever may read the submission: its results, logs and report, the dataset
  * version's records and the images' facts. The patches (predictions.jsonl and
  * each model.patch) are in it for the team and reviewers only, as with the
- * predictions download; the rest verifies without them.
+ * predictions download; the rest verifies without them. Held-out chains
+ * (SPEC §8) are left out for all but reviewers: the bundle is then the run
+ * over the public chains, and verifies as such.
  */
 import { bugKey, bundleFiles, sha256 } from "@/evaluator/bundle";
 import { bundleArchive } from "@/evaluator/bundle/archive";
@@ -15,16 +17,17 @@ import { FieldError } from "@/core/errors";
 import { readableSubmission } from "@/lib/submissions/access";
 import { storedPredictionsJsonl } from "@/lib/submissions/downloads";
 import { runResultsForSubmission } from "@/lib/submissions/run-results";
+import { runWithout } from "@/core/dataset/held-out";
 
 export async function submissionBundle(viewer: Viewer | null, id: string): Promise<{ filename: string; archive: Buffer }> {
   const access = await readableSubmission(viewer, id);
   if (access.status !== "completed") throw new FieldError("id", `submission ${id} is ${access.status}: a bundle holds a completed evaluation`);
-  const run = (await runResultsForSubmission(id))!;
+  const run = runWithout((await runResultsForSubmission(id))!, access.hidden);
   const withPatches = access.role.team || access.role.reviewer;
   const [rows, jsonl, sub] = await Promise.all([
-    db.bugResult.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, log: true } }),
+    db.bugResult.findMany({ where: { submissionId: id, continuousId: { notIn: [...access.hidden] } }, select: { continuousId: true, order: true, log: true } }),
     // the JSONL download's own lines, read once: hashed for everyone, given only to those who may have the patches
-    storedPredictionsJsonl(id),
+    storedPredictionsJsonl(id, access.hidden),
     db.submission.findUniqueOrThrow({ where: { id }, select: { datasetVersion: { select: { version: true } } } }),
   ]);
   const predictions = withPatches ? jsonl : null;

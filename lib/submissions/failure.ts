@@ -227,6 +227,8 @@ function agentPatchView(patch: string): FailurePage["agentPatch"] {
 
 export async function getFailurePage(viewer: Viewer | null, submissionId: string, continuousId: string, order: number, trajectoryPage = 1): Promise<FailurePage> {
   const access = await readableSubmission(viewer, submissionId);
+  // a held-out chain's bugs do not exist for a viewer who may not see them (SPEC §8)
+  if (access.hidden.has(continuousId)) throw new NotFoundError(`bug ${order} of ${continuousId}`);
   const sub = await db.submission.findUniqueOrThrow({
     where: { id: submissionId },
     select: {

@@ -8,6 +8,9 @@
  *   otherwise the team and reviewers);
  * - its predictions (the team's patches): the team and reviewers only, even once public.
  * Scores reuse core/scoring; results.jsonl lines reuse the evaluator's writer.
+ * Held-out chains (SPEC §8) are left out of everything per chain for all but
+ * reviewers: the chains, their progress, re-grade changes and shortcut flags;
+ * the scores are then the public chains'.
  */
 import { canReadSubmission, canReadTrajectories, type Viewer } from "@/lib/authz";
 import { shortcutHitsSchema, shortcutKinds, type ShortcutKind } from "@/core/trajectory/shortcuts";
@@ -105,8 +108,8 @@ export type SubmissionTrajectories = {
   flagged: { continuousId: string; order: number; kinds: ShortcutKind[]; url: string }[];
 };
 
-async function submissionTrajectories(viewer: Viewer | null, access: { teamId: string; visibility: Visibility; role: { team: boolean } }, id: string, shown: boolean): Promise<SubmissionTrajectories | null> {
-  const rows = await db.trajectory.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, shortcuts: true }, orderBy: [{ continuousId: "asc" }, { order: "asc" }] });
+async function submissionTrajectories(viewer: Viewer | null, access: { teamId: string; visibility: Visibility; role: { team: boolean } }, id: string, shown: boolean, hidden: ReadonlySet<string>): Promise<SubmissionTrajectories | null> {
+  const rows = (await db.trajectory.findMany({ where: { submissionId: id }, select: { continuousId: true, order: true, shortcuts: true }, orderBy: [{ continuousId: "asc" }, { order: "asc" }] })).filter((r) => !hidden.has(r.continuousId));
   if (rows.length === 0) return null;
   return {
     bugs: rows.length,
@@ -149,7 +152,7 @@ function resultView(r: ResultRow): BugResultView {
 
 export async function getSubmissionForViewer(viewer: Viewer | null, id: string): Promise<SubmissionView> {
   const access = await readableSubmission(viewer, id);
-  const [row, progress, rows] = await Promise.all([
+  const [row, allProgress, allRows] = await Promise.all([
     db.submission.findUniqueOrThrow({
       where: { id },
       include: { datasetVersion: { select: { version: true } }, system: { include: { team: { select: { id: true, name: true, slug: true } } } } },
@@ -157,7 +160,11 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     getSubmissionProgress(id),
     resultRows(id),
   ]);
-  if (!progress) throw new NotFoundError("submission");
+  if (!allProgress) throw new NotFoundError("submission");
+  const { hidden } = access;
+  const progress = { ...allProgress, jobs: allProgress.jobs.filter((j) => !hidden.has(j.continuousId)) };
+  const rows = allRows.filter((r) => !hidden.has(r.continuousId));
+  const regrade = parseLastRegrade(row.lastRegrade);
   const earlierAttempts = await db.earlierAttempt.findMany({
     where: { submissionId: id },
     orderBy: { attempt: "asc" },
@@ -193,13 +200,13 @@ export async function getSubmissionForViewer(viewer: Viewer | null, id: string):
     chains,
     scores: scoreChains(modeSchema.parse(row.mode), verdicts),
     graders: graderUses(rows),
-    lastRegrade: parseLastRegrade(row.lastRegrade),
+    lastRegrade: regrade && { ...regrade, changed: regrade.changed.filter((c) => !hidden.has(c.continuous_id)), failures: regrade.failures.filter((f) => !hidden.has(f.continuous_id)) },
     earlierAttempts,
     actions: availableActions(access.role, access.visibility, access.status),
     entry: { run: row.run, runs: await entryRuns(viewer, row.runOfId ?? row.id, system.team.id) },
     manifest: row.manifest === null ? null : parseColumn(runManifestSchema, row.manifest, "Submission.manifest"),
     ruleBreaches: parseColumn(ruleBreachesSchema, row.ruleBreaches, "Submission.ruleBreaches"),
-    trajectories: await submissionTrajectories(viewer, access, id, row.trajectoriesPublic),
+    trajectories: await submissionTrajectories(viewer, access, id, row.trajectoriesPublic, hidden),
   };
 }
 

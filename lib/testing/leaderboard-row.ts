@@ -59,5 +59,6 @@ export function leaderboardRow(over: {
     effortPerChain: null,
     closeToGold: { bugs: 0, of: 16, threshold: 0.9 },
     tier: null,
+    heldOut: null,
   };
 }

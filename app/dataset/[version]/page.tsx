@@ -10,6 +10,8 @@ import { notFound } from "next/navigation";
 import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
 import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable, datasetHref } from "@/components/dataset/DatasetTables";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
+import { chainsHiddenFrom } from "@/lib/dataset/held-out";
+import { getViewer } from "@/lib/auth/viewer";
 import { shownRateKeys, type Population } from "@/lib/dataset/solve-rates";
 import { datasetVersionQuerySchema } from "@/lib/dataset/url";
 import { parseViewQuery } from "@/lib/view-query";
@@ -36,7 +38,8 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
   const { version } = await params;
   const query = parseViewQuery(datasetVersionQuerySchema, await searchParams).query;
   const repo = query.repo;
-  const view = await getDatasetVersionView(version, query.positions);
+  const hidden = await chainsHiddenFrom(await getViewer(), { version });
+  const view = await getDatasetVersionView(version, hidden, query.positions);
   if (!view) notFound();
   const v = view.version;
   const rules = describeRules((await getVersionRules(version)) ?? {});
@@ -143,7 +146,7 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
           <h2 id="notes-heading">Release notes</h2>
           <p>Against {release.parent}: each chain added, changed or removed, and why.</p>
           <ul data-testid="release-notes">
-            {release.notes.map((n) => (
+            {release.notes.filter((n) => !hidden.has(n.chain)).map((n) => (
               <li key={`${n.change}-${n.chain}`}>
                 <strong>{n.change}</strong> <code>{n.chain}</code>: {n.reason}
               </li>

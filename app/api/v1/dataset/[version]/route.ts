@@ -4,6 +4,8 @@
  */
 import { csvResponse, toCsv } from "@/lib/export/csv";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
+import { chainsHiddenFrom } from "@/lib/dataset/held-out";
+import { getRequestViewer } from "@/lib/auth/viewer";
 import { CHAIN_COLUMNS, POSITION_COLUMNS } from "@/lib/dataset/export";
 import { exportRecords } from "@/lib/export/table";
 import { datasetVersionQuerySchema } from "@/lib/dataset/url";
@@ -15,7 +17,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ version:
   try {
     const { version } = await params;
     const q = parseQuery(datasetVersionQuerySchema, new URL(req.url).searchParams);
-    const view = await getDatasetVersionView(version, q.positions);
+    const view = await getDatasetVersionView(version, await chainsHiddenFrom(await getRequestViewer(req, "read"), { version }), q.positions);
     if (!view) throw new NotFoundError(`dataset version ${version}`);
     const name = `chainswe-${version}-${q.table}${q.table === "positions" ? `-${q.positions}` : ""}`;
     const meta = { version, table: q.table, positions: q.positions, population: view.population };

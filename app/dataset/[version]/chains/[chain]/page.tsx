@@ -12,6 +12,8 @@ import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
 import { DatasetProblemStatement } from "@/components/dataset/DatasetProblemStatement";
 import { DatasetBugsTable, chainHref, datasetHref } from "@/components/dataset/DatasetTables";
 import { getDatasetChainView } from "@/lib/dataset/browser";
+import { chainsHiddenFrom } from "@/lib/dataset/held-out";
+import { getViewer } from "@/lib/auth/viewer";
 import { formatSolveRate, shownRateKeys } from "@/lib/dataset/solve-rates";
 import { FactList } from "@/components/ui/FactList";
 
@@ -21,7 +23,7 @@ type Props = { params: Promise<{ version: string; chain: string }> };
 
 export default async function DatasetChainPage({ params }: Props) {
   const { version, chain } = await params;
-  const view = await getDatasetChainView(version, chain);
+  const view = await getDatasetChainView(version, chain, await chainsHiddenFrom(await getViewer(), { version }));
   if (!view) notFound();
   const c = view.chain;
   const facts: [string, ReactNode][] = [
