@@ -141,7 +141,7 @@ export function CompareSystemsTable({ view }: { view: CompareView }) {
           <b>{picked(r.submissionId)}</b>
         ) : (
           <Link
-            href={hrefWith("/compare", { version: view.version, a: view.a?.submissionId ?? r.submissionId, b: view.a ? r.submissionId : undefined, scoring: view.query.scoring })}
+            href={hrefWith("/compare", { version: view.version, a: view.a?.submissionId ?? r.submissionId, b: view.a ? r.submissionId : undefined, scoring: view.query.scoring, effort: view.query.effort })}
             aria-label={`${view.a ? "compare with A" : "pick as A"}: ${r.system.name}, ${MODE_LABELS[r.mode]}`}
           >
             {view.a ? "compare with A" : "pick as A"}
