@@ -67,6 +67,9 @@ export function compareExport(q: z.infer<typeof compareExportQuerySchema>, view:
     { label: "b_wins", value: (p) => p.losses },
     { label: "ties", value: (p) => p.ties },
     { label: "sign_test_p", value: (p) => p.sign_test_p },
+    { label: "bugs_a_only", value: (p) => p.per_bug_test?.a_only },
+    { label: "bugs_b_only", value: (p) => p.per_bug_test?.b_only },
+    { label: "mcnemar_p", value: (p) => p.per_bug_test?.mcnemar_p },
   ];
   return { table: exportTable(name, columns, [paired]), meta };
 }

@@ -196,6 +196,21 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   const caption = (await chains.locator("caption").textContent())!;
   const wins = Number(/A resolved more on (\d)/.exec(caption)![1]);
   await expect(page.getByTestId("paired-p")).toHaveText(`Exact sign test over those chains (${wins} won by A, 0 by B, ties dropped): p = ${Math.min(1, 2 / 2 ** wins).toFixed(3)}.`);
+  // beside it the per-bug test: the bugs only one side resolved are the flipped positions of the chain table, and p is exact McNemar's
+  const flips = await chains.locator("tbody tr td:nth-of-type(4)").allInnerTexts();
+  const only = (side: string) => flips.flatMap((t) => t.split("; ").filter((part) => part.endsWith(` by ${side}`)).flatMap((part) => part.split(" by ")[0]!.split(", "))).length;
+  const [aOnly, bOnly] = [only("A"), only("B")];
+  expect(aOnly).toBeGreaterThan(0);
+  const choose = (n: number, k: number): number => (k === 0 ? 1 : (choose(n, k - 1) * (n - k + 1)) / k);
+  const tail = Array.from({ length: Math.min(aOnly, bOnly) + 1 }, (_, k) => choose(aOnly + bOnly, k)).reduce((x, y) => x + y, 0) / 2 ** (aOnly + bOnly);
+  const mcnemar = Math.min(1, 2 * tail);
+  const bugText = mcnemar < 0.001 ? "< 0.001" : mcnemar.toFixed(3);
+  await expect(page.getByTestId("paired-bug-p")).toHaveText(
+    new RegExp(`^Exact McNemar test over their \\d+ bugs \\(${aOnly} resolved by A only, ${bOnly} by B only, the rest dropped\\): p = ${bugText.replace(/[.<]/g, "\\$&")}\\.$`),
+  );
+  const differenceJson = (await (await page.request.get(`/api/v1/compare?${new URL(page.url()).searchParams.toString()}&table=difference`)).json()) as { rows: Record<string, number>[] };
+  expect(differenceJson.rows[0]).toMatchObject({ bugs_a_only: aOnly, bugs_b_only: bOnly });
+  expect(differenceJson.rows[0]!.mcnemar_p).toBeCloseTo(mcnemar, 12);
   // the positions that flipped: each chain A won lists positions only A resolved
   await expect(chains.getByRole("columnheader", { name: "Flipped positions" })).toBeVisible();
   const flipped = await chains.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.querySelectorAll("td")[2]?.textContent, tr.querySelectorAll("td")[3]?.textContent]));
