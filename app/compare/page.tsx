@@ -2,13 +2,17 @@
  * /compare: two systems × modes picked from the leaderboard
  * (or submissions the viewer may read): their paired per-bug difference with a
  * 95% interval, who resolved more on each chain, and cost against per-bug %
- * for every public system. State in the URL: ?a=<submission>&b=<submission>&scoring=.
+ * for every public system, and every system's per-bug % and chain % under a cap on
+ * per-bug cost, steps or wall time. State in the URL: ?a=<submission>&b=<submission>&scoring=&effort=.
  */
 import type { Metadata } from "next";
 import { ChartFigure, ExportLinks } from "@/components/charts/ChartFigure";
 import { CompareChainTable, CompareDifference, CompareSystemsTable } from "@/components/compare/CompareTables";
 import { CompareForm } from "@/components/compare/CompareForm";
 import { CompareScatter } from "@/components/compare/CompareScatter";
+import { CompareBudgetChart } from "@/components/compare/CompareBudgetChart";
+import { BudgetEffortChoice, CompareBudgetTable } from "@/components/compare/CompareBudget";
+import { EFFORT_LABELS } from "@/lib/compare/budget";
 import { compareQuerySchema, type CompareQuery } from "@/lib/compare/url";
 import { getViewer } from "@/lib/auth/viewer";
 import { getComparison, type CompareView } from "@/lib/compare/data";
@@ -34,15 +38,17 @@ async function load(raw: Record<string, string | string[] | undefined>): Promise
   } catch (e) {
     if (!(e instanceof FieldError) && !(e instanceof NotFoundError)) throw e;
     const bad = e instanceof NotFoundError ? "One of the picked submissions was not found; pick again." : `${e.message}; pick again.`;
-    return { view: await getComparison(viewer, { version: query.version, scoring: query.scoring }), bad };
+    return { view: await getComparison(viewer, { version: query.version, scoring: query.scoring, effort: query.effort }), bad };
   }
 }
 
 export default async function ComparePage({ searchParams }: Props) {
   const { view, bad } = await load(await searchParams);
-  const q = { version: view.version, a: view.a?.submissionId, b: view.b?.submissionId, scoring: view.query.scoring };
+  const q = { version: view.version, a: view.a?.submissionId, b: view.b?.submissionId, scoring: view.query.scoring, effort: view.query.effort };
   const exportHref = (table: string, format: string) => hrefWith("/api/v1/compare", { ...q, table, format });
   const title = `Cost per chain against per-bug % (${view.query.scoring})`;
+  const effort = EFFORT_LABELS[view.query.effort];
+  const withoutCurve = view.budget.filter((s) => s.curve.points.length === 0);
   return (
     <main>
       <h1>Compare two systems</h1>
@@ -86,6 +92,34 @@ export default async function ComparePage({ searchParams }: Props) {
           </>
         )}
       </section>
+      {view.rows.length > 0 && (
+        <section aria-labelledby="budget-heading" id="budget">
+          <h2 id="budget-heading">Within a budget</h2>
+          <p>
+            Each system&rsquo;s per-bug % and chain % when a bug may spend at most a given {effort}. A bug over the cap counts as unresolved, and in Seq so does
+            every later bug of its chain: a lower bound, since the state those bugs were graded on would not have existed. Bugs with no {effort} recorded are
+            left out and counted in the table.
+          </p>
+          <BudgetEffortChoice view={view} />
+          <div className="chart-grid">
+            {(["per_bug", "chain"] as const).map((metric) => {
+              const chartTitle = `${metric === "per_bug" ? "Per-bug %" : "Chain %"} under a cap on ${effort} per bug (${view.query.scoring})`;
+              return (
+                <ChartFigure key={metric} id={`budget-${metric}-chart`} title={chartTitle} tableId="budget-table" tableName="Within a budget" tall>
+                  <CompareBudgetChart title={chartTitle} metric={metric} kind={view.query.effort} series={view.budget} />
+                </ChartFigure>
+              );
+            })}
+          </div>
+          {withoutCurve.length > 0 && (
+            <p className="muted">
+              Not drawn, no {effort} recorded: {withoutCurve.map((s) => `${s.system} (${s.mode})`).join(", ")}.
+            </p>
+          )}
+          <CompareBudgetTable view={view} />
+          <ExportLinks what="the curves" csv={exportHref("budget", "csv")} json={exportHref("budget", "json")} />
+        </section>
+      )}
     </main>
   );
 }

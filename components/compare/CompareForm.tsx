@@ -25,6 +25,7 @@ export function CompareForm({ view }: { view: CompareView }) {
       {select("b", "System B", q.b)}
       <ScoringChoice scoring={q.scoring} />
       {view.version && <input type="hidden" name="version" value={view.version} />}
+      <input type="hidden" name="effort" value={q.effort} />
       <button type="submit">Compare</button>
       <p className="hint muted">
         {SEQ_SCORING_HINT}

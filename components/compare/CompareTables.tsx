@@ -48,6 +48,15 @@ export function CompareDifference({ view }: { view: CompareView }) {
         <span data-testid="paired-p">
           Exact sign test over those chains ({paired.wins} won by A, {paired.losses} by B, ties dropped): p = {formatP(paired.sign_test_p)}.
         </span>
+        {paired.per_bug_test && (
+          <>
+            {" "}
+            <span data-testid="paired-bug-p">
+              Exact McNemar test over their {paired.bugs} bugs ({paired.per_bug_test.a_only} resolved by A only, {paired.per_bug_test.b_only} by B only, the rest
+              dropped): p = {formatP(paired.per_bug_test.mcnemar_p)}.
+            </span>
+          </>
+        )}
       </p>
       <DataTable
         id="difference"
@@ -141,7 +150,7 @@ export function CompareSystemsTable({ view }: { view: CompareView }) {
           <b>{picked(r.submissionId)}</b>
         ) : (
           <Link
-            href={hrefWith("/compare", { version: view.version, a: view.a?.submissionId ?? r.submissionId, b: view.a ? r.submissionId : undefined, scoring: view.query.scoring })}
+            href={hrefWith("/compare", { version: view.version, a: view.a?.submissionId ?? r.submissionId, b: view.a ? r.submissionId : undefined, scoring: view.query.scoring, effort: view.query.effort })}
             aria-label={`${view.a ? "compare with A" : "pick as A"}: ${r.system.name}, ${MODE_LABELS[r.mode]}`}
           >
             {view.a ? "compare with A" : "pick as A"}

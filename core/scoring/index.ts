@@ -64,6 +64,7 @@ export {
 export { bugWindowSchema, daySchema, isWindowSet, bugDay, dayAfter, chainsInWindow, scoreRunsInWindow, valuesInWindow, headlinesInWindow, chainSolvedShares, type BugWindow, type DatedChain, type WindowKeeps } from "./window";
 export { heldOutScore, type HeldOutScore } from "./held-out";
 export { pairedComparison, type PairedOptions } from "./paired";
+export { EFFORT_KINDS, effortKindSchema, budgetChains, budgetCurve, budgetCurveOfRun, type EffortKind, type BudgetBug, type BudgetChain, type BudgetCurve, type BudgetPoint } from "./budget";
 export { rankTiers, TIER_ALPHA, type RowTier, type TierInput } from "./tiers";
 export {
   MISSING,

@@ -27,6 +27,7 @@ describe("pairedComparison", () => {
     expect([p.wins, p.losses, p.ties]).toEqual([0, 0, 3]);
     // no chain differs: the sign test has nothing against equality
     expect(p.sign_test_p).toBe(1);
+    expect(p.per_bug_test).toEqual({ a_only: 0, b_only: 0, mcnemar_p: 1 });
     expect(pairedComparisonSchema.parse(p)).toEqual(p);
   });
 
@@ -42,6 +43,10 @@ describe("pairedComparison", () => {
     expect([p.chains, p.bugs]).toEqual([3, 8]);
     // sign test, 1 win against 2 losses: p = 2·P(X ≤ 1 | 3, ½) = 2·4/8, capped at 1
     expect(p.sign_test_p).toBe(1);
+    // per bug (strict): seq ✓✗✗ ✓✓✓ ✗✗ against oracle ✓✓✓ ✓✓✗ ✓✓ — only seq resolved c2#3, only oracle c1#2, c1#3, c3#1, c3#2;
+    // exact McNemar on those 5 discordant bugs: p = 2·P(X ≤ 1 | 5, ½) = 2·(1 + 5)/32
+    expect(p.per_bug_test).toMatchObject({ a_only: 1, b_only: 4 });
+    expect(p.per_bug_test!.mcnemar_p).toBeCloseTo(12 / 32, 12);
   });
 
   it("uses lenient grades on request", () => {
@@ -49,6 +54,8 @@ describe("pairedComparison", () => {
     expect(p.difference.value).toBe(-12.5); // 75.0 − 87.5
     // c1 2 vs 3 (loss), c2 3 vs 2 (win), c3 1 vs 2 (loss)
     expect([p.wins, p.losses, p.ties]).toEqual([1, 2, 0]);
+    // lenient seq ✓✗✓ ✓✓✓ ✗✓: only seq c2#3, only oracle c1#2 and c3#1: p = 2·P(X ≤ 1 | 3, ½) = 1
+    expect(p.per_bug_test).toEqual({ a_only: 1, b_only: 2, mcnemar_p: 1 });
   });
 
   it("is deterministic for a seed", () => {

@@ -6,7 +6,9 @@
  * a − b in per-bug percentage points on the shared chains; its interval resamples
  * the shared chains once per draw and scores both runs on the same resample.
  * The exact sign test over the shared chains (wins against losses, ties
- * dropped) gives its p-value, the test rank tiers use.
+ * dropped) gives its p-value, the test rank tiers use; the same test over the
+ * shared bugs (resolved by one run only, against the other) is the exact
+ * McNemar test on per-bug success.
  */
 import { signTest } from "@/core/statistics";
 import { bootstrapIntervals, resolveBootstrap, type Indices } from "./bootstrap";
@@ -47,6 +49,8 @@ export function pairedComparison(a: RunResults, b: RunResults, opts: PairedOptio
   const [ci] = bootstrapIntervals(left.length, [diff], boot);
   // per chain, a's resolved bugs minus b's: the sign test's pairs (SPEC §4 "Rank tiers"), whose signs are the wins and losses
   const { wins, losses, p } = signTest(left.map((_, i) => (totalsA.resolved[i] as number) - (totalsB.resolved[i] as number)));
+  // per bug, resolved by a and not b (+1) or the reverse (−1): the discordant pairs McNemar's test counts
+  const perBug = signTest(left.flatMap((o, i) => o.resolved.map((r, j) => Number(r) - Number((right[i] as ChainOutcome).resolved[j]))));
   return {
     scoring,
     a: { system: a.summary.system, mode: a.summary.mode, per_bug: perBugPercent(totalsA, all) },
@@ -58,6 +62,7 @@ export function pairedComparison(a: RunResults, b: RunResults, opts: PairedOptio
     losses,
     ties: left.length - wins - losses,
     sign_test_p: p,
+    per_bug_test: { a_only: perBug.wins, b_only: perBug.losses, mcnemar_p: perBug.p },
     bootstrap: boot,
   };
 }

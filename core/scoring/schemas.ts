@@ -129,6 +129,11 @@ export const pairedComparisonSchema = z.object({
   ties: count,
   /** exact two-sided sign test of wins against losses (core/statistics) */
   sign_test_p: z.number(),
+  /**
+   * the same test on per-bug success: over the bugs of those chains, those only a / only b
+   * resolved (the discordant pairs) and the exact McNemar p-value; absent in reports of an older release
+   */
+  per_bug_test: z.object({ a_only: count, b_only: count, mcnemar_p: z.number() }).optional(),
   bootstrap: bootstrapInfoSchema,
 });
 export type PairedComparison = z.infer<typeof pairedComparisonSchema>;

@@ -6,7 +6,7 @@
  * a submission the viewer may not read is not found.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pairedComparison } from "@/core/scoring";
+import { budgetCurveOfRun, pairedComparison } from "@/core/scoring";
 import { analysisQuerySchema } from "@/lib/analysis/url";
 import { positionsQuerySchema } from "@/lib/positions/url";
 import { compareQuerySchema } from "@/lib/compare/url";
@@ -120,16 +120,20 @@ describe("analysis views", () => {
     expect(c.chains.filter((r) => r.winner === "a")).toHaveLength(expected.wins);
     expect(c.options.map((o) => o.submissionId)).toContain(ids.aSeq);
     expect(c.scatter.points.find((p) => p.submissionId === ids.aOracle)?.picked).toBe("a");
+    // a budget curve per visible row, budgetCurveOfRun's on its stored results
+    expect(c.budget.map((s) => s.submissionId)).toEqual(c.rows.map((r) => r.submissionId));
+    const steps = await compare.getComparison(null, parseQuery(compareQuerySchema, { a: ids.aOracle, b: ids.aSeq, effort: "steps", scoring: "lenient" }));
+    expect(steps.budget.find((s) => s.submissionId === ids.aSeq)).toMatchObject({ picked: "b", curve: budgetCurveOfRun((await runResultsForSubmission(ids.aSeq))!, "steps", "lenient") });
 
-    await expect(compare.getComparison(null, { a: ids.aSeq, b: ids.bOracle, scoring: "strict" })).rejects.toThrow(NotFoundError);
+    await expect(compare.getComparison(null, { a: ids.aSeq, b: ids.bOracle, scoring: "strict", effort: "cost_usd" })).rejects.toThrow(NotFoundError);
     const reviewer = await t.db.user.create({ data: { username: "rev-an", isReviewer: true } });
     const { viewerById } = await import("@/lib/accounts/users");
-    const asReviewer = await compare.getComparison(await viewerById(reviewer.id), { a: ids.bSeq, b: ids.bOracle, scoring: "lenient" });
+    const asReviewer = await compare.getComparison(await viewerById(reviewer.id), { a: ids.bSeq, b: ids.bOracle, scoring: "lenient", effort: "cost_usd" });
     expect(asReviewer.paired?.scoring).toBe("lenient");
     expect(asReviewer.options.find((o) => o.submissionId === ids.bOracle)?.visibility).toBe("private");
 
     const { id: queued } = await t.submissions.createSubmission({ systemName: "sys-d", teamName: "an", datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ });
     await t.db.submission.update({ where: { id: queued }, data: { visibility: "public" } });
-    await expect(compare.getComparison(null, { a: queued, scoring: "strict" })).rejects.toThrow(FieldError);
+    await expect(compare.getComparison(null, { a: queued, scoring: "strict", effort: "cost_usd" })).rejects.toThrow(FieldError);
   });
 });

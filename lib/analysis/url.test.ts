@@ -15,5 +15,8 @@ describe("analysis queries", () => {
     expect(parseQuery(compareExportQuerySchema, { a: "s1", table: "chains", format: "csv" })).toMatchObject({ a: "s1", table: "chains", format: "csv", scoring: "strict" });
     expect(() => parseQuery(positionsQuerySchema, { scoring: "loose" })).toThrow(FieldError);
     expect(() => parseQuery(analysisQuerySchema, { cause: "gremlins" })).toThrow(/cause/);
+    // the budget curves' effort: cost by default, a made-up kind named
+    expect(parseQuery(compareExportQuerySchema, { table: "budget" })).toMatchObject({ table: "budget", effort: "cost_usd" });
+    expect(() => parseQuery(compareExportQuerySchema, { table: "budget", effort: "tokens" })).toThrow(/effort/);
   });
 });

@@ -5,9 +5,10 @@
  * any the viewer may read (lib/authz.ts, as the submission page).
  * /compare and its export route share it.
  */
-import { MODE_LABELS, pairedComparison, type PairedComparison } from "@/core/scoring";
+import { MODE_LABELS, budgetCurveOfRun, pairedComparison, type PairedComparison } from "@/core/scoring";
 import type { CompareQuery } from "@/lib/compare/url";
 import type { Viewer } from "@/lib/authz";
+import type { BudgetSeries } from "@/lib/compare/budget";
 import { chainWinLoss, scatterPoints, type ChainWinLoss, type ScatterPoint } from "@/lib/compare/view";
 import { db } from "@/db/client";
 import { FieldError } from "@/core/errors";
@@ -44,6 +45,8 @@ export type CompareView = {
   chains: ChainWinLoss[];
   rows: LeaderboardRow[];
   scatter: { points: ScatterPoint[]; withoutCost: string[] };
+  /** per visible row, its budget curve on the asked effort (SPEC §4) */
+  budget: BudgetSeries[];
 };
 
 const optionLabel = (p: { systemName: string; teamName: string; mode: Mode }) => `${p.systemName} · ${MODE_LABELS[p.mode]} (${p.teamName})`;
@@ -65,6 +68,17 @@ async function pick(viewer: Viewer | null, id: string, field: "a" | "b"): Promis
     visibility: access.visibility,
     datasetVersion: s.datasetVersion.version,
   };
+}
+
+/** Each row's budget curve on `query.effort`, from the per-bug effort of its stored results (for a row of repeated runs, the run it links to). */
+async function budgetSeries(rows: readonly LeaderboardRow[], query: CompareQuery, picked: { a?: string; b?: string }): Promise<BudgetSeries[]> {
+  const runs = await Promise.all(rows.map((r) => runResultsForSubmission(r.submissionId)));
+  return rows.flatMap((r, i) => {
+    const run = runs[i];
+    if (!run) return [];
+    const mark = r.submissionId === picked.a ? "a" : r.submissionId === picked.b ? "b" : null;
+    return [{ submissionId: r.submissionId, system: r.system.name, mode: r.mode, picked: mark, curve: budgetCurveOfRun(run, query.effort, query.scoring) }];
+  });
 }
 
 /**
@@ -115,5 +129,6 @@ export async function getComparison(viewer: Viewer | null, query: CompareQuery):
     chains,
     rows: board.rows,
     scatter: scatterPoints(board.rows, { a: a?.submissionId, b: b?.submissionId }),
+    budget: await budgetSeries(board.rows, query, { a: a?.submissionId, b: b?.submissionId }),
   };
 }

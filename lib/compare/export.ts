@@ -1,11 +1,13 @@
 /**
  * /compare's tables for GET /api/v1/compare: their columns as JSON fields and CSV
- * headers (`table=difference|chains|systems`).
+ * headers (`table=difference|chains|systems|budget`).
  */
 import type { z } from "zod";
 import type { compareExportQuerySchema } from "@/lib/compare/url";
 import type { getComparison } from "@/lib/compare/data";
 import type { ChainWinLoss } from "@/lib/compare/view";
+import type { BudgetSeries } from "@/lib/compare/budget";
+import type { BudgetPoint } from "@/core/scoring";
 import { FieldError } from "@/core/errors";
 import { exportTable, type ExportColumn, type ExportMeta, type ExportTable } from "@/lib/export/table";
 import type { LeaderboardRow } from "@/lib/leaderboard/data";
@@ -33,6 +35,7 @@ export function compareExport(q: z.infer<typeof compareExportQuerySchema>, view:
     ];
     return { table: exportTable(name, columns, view.rows), meta };
   }
+  if (q.table === "budget") return { table: exportTable(`chainswe-compare-budget-${q.effort}-${view.version ?? "none"}-${q.scoring}`, BUDGET_COLUMNS, budgetLines(view.budget)), meta: { ...meta, effort: q.effort } };
   if (!view.a || !view.b) throw new FieldError(view.a ? "b" : "a", "pick both submissions to compare");
   if (!view.paired) throw new FieldError("b", `these two cannot be compared: ${view.problem ?? "no results"}`);
   const paired = view.paired;
@@ -64,6 +67,29 @@ export function compareExport(q: z.infer<typeof compareExportQuerySchema>, view:
     { label: "b_wins", value: (p) => p.losses },
     { label: "ties", value: (p) => p.ties },
     { label: "sign_test_p", value: (p) => p.sign_test_p },
+    { label: "bugs_a_only", value: (p) => p.per_bug_test?.a_only },
+    { label: "bugs_b_only", value: (p) => p.per_bug_test?.b_only },
+    { label: "mcnemar_p", value: (p) => p.per_bug_test?.mcnemar_p },
   ];
   return { table: exportTable(name, columns, [paired]), meta };
 }
+
+/** One line per visible row and cap; a row with no bug on its curve gets one line with no cap, so its count of bugs without effort still shows. */
+type BudgetLine = { series: BudgetSeries; point: BudgetPoint | null };
+const budgetLines = (series: readonly BudgetSeries[]): BudgetLine[] =>
+  series.flatMap((s): BudgetLine[] => (s.curve.points.length === 0 ? [{ series: s, point: null }] : s.curve.points.map((point) => ({ series: s, point }))));
+
+const BUDGET_COLUMNS: ExportColumn<BudgetLine>[] = [
+  { label: "submission", value: (l) => l.series.submissionId },
+  { label: "system", value: (l) => l.series.system },
+  { label: "mode", value: (l) => l.series.mode },
+  { label: "cap", value: (l) => l.point?.cap ?? null },
+  { label: "per_bug_pct", value: (l) => l.point?.per_bug ?? null },
+  { label: "chain_pct", value: (l) => l.point?.chain ?? null },
+  { label: "resolved_bugs", value: (l) => l.point?.resolved_bugs ?? null },
+  { label: "resolved_chains", value: (l) => l.point?.resolved_chains ?? null },
+  { label: "bugs", value: (l) => l.series.curve.bugs },
+  { label: "chains", value: (l) => l.series.curve.chains },
+  { label: "bugs_without_effort", value: (l) => l.series.curve.bugs_without_effort },
+  { label: "compared", value: (l) => (l.series.picked ?? "").toUpperCase() },
+];

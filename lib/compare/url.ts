@@ -3,6 +3,7 @@
  * `table` and `format` for its export route. Parsing is lib/view-query.ts's.
  */
 import { z } from "zod";
+import { effortKindSchema } from "@/core/scoring/budget";
 import { formatParam, scoringParam, single, text, versionParam } from "@/lib/view-query";
 
 export const compareQuerySchema = z.object({
@@ -11,10 +12,12 @@ export const compareQuerySchema = z.object({
   a: single(text.optional()),
   b: single(text.optional()),
   scoring: scoringParam,
+  /** the per-bug effort the budget curves cap */
+  effort: single(effortKindSchema.default("cost_usd")),
 });
 export type CompareQuery = z.infer<typeof compareQuerySchema>;
 
 export const compareExportQuerySchema = compareQuerySchema.extend({
-  table: single(z.enum(["difference", "chains", "systems"]).default("systems")),
+  table: single(z.enum(["difference", "chains", "systems", "budget"]).default("systems")),
   format: formatParam,
 });

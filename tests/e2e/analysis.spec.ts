@@ -176,7 +176,7 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   await page.goto("/compare");
   await expect(page.getByRole("heading", { name: "Compare two systems" })).toBeVisible();
   // before picking: the scatter of every system with its table
-  await expectChart(page.getByTestId("chart"), /Cost per chain against per-bug %/, "systems-table");
+  await expectChart(page.locator("figure#scatter-chart"), /Cost per chain against per-bug %/, "systems-table");
   await expect(page.locator("table#systems-table tbody tr")).toHaveCount(16);
 
   await page.getByLabel("System A").selectOption({ label: "demo-gold · Seq (ChainSWE demo)" });
@@ -196,6 +196,21 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   const caption = (await chains.locator("caption").textContent())!;
   const wins = Number(/A resolved more on (\d)/.exec(caption)![1]);
   await expect(page.getByTestId("paired-p")).toHaveText(`Exact sign test over those chains (${wins} won by A, 0 by B, ties dropped): p = ${Math.min(1, 2 / 2 ** wins).toFixed(3)}.`);
+  // beside it the per-bug test: the bugs only one side resolved are the flipped positions of the chain table, and p is exact McNemar's
+  const flips = await chains.locator("tbody tr td:nth-of-type(4)").allInnerTexts();
+  const only = (side: string) => flips.flatMap((t) => t.split("; ").filter((part) => part.endsWith(` by ${side}`)).flatMap((part) => part.split(" by ")[0]!.split(", "))).length;
+  const [aOnly, bOnly] = [only("A"), only("B")];
+  expect(aOnly).toBeGreaterThan(0);
+  const choose = (n: number, k: number): number => (k === 0 ? 1 : (choose(n, k - 1) * (n - k + 1)) / k);
+  const tail = Array.from({ length: Math.min(aOnly, bOnly) + 1 }, (_, k) => choose(aOnly + bOnly, k)).reduce((x, y) => x + y, 0) / 2 ** (aOnly + bOnly);
+  const mcnemar = Math.min(1, 2 * tail);
+  const bugText = mcnemar < 0.001 ? "< 0.001" : mcnemar.toFixed(3);
+  await expect(page.getByTestId("paired-bug-p")).toHaveText(
+    new RegExp(`^Exact McNemar test over their \\d+ bugs \\(${aOnly} resolved by A only, ${bOnly} by B only, the rest dropped\\): p = ${bugText.replace(/[.<]/g, "\\$&")}\\.$`),
+  );
+  const differenceJson = (await (await page.request.get(`/api/v1/compare?${new URL(page.url()).searchParams.toString()}&table=difference`)).json()) as { rows: Record<string, number>[] };
+  expect(differenceJson.rows[0]).toMatchObject({ bugs_a_only: aOnly, bugs_b_only: bOnly });
+  expect(differenceJson.rows[0]!.mcnemar_p).toBeCloseTo(mcnemar, 12);
   // the positions that flipped: each chain A won lists positions only A resolved
   await expect(chains.getByRole("columnheader", { name: "Flipped positions" })).toBeVisible();
   const flipped = await chains.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.querySelectorAll("td")[2]?.textContent, tr.querySelectorAll("td")[3]?.textContent]));
@@ -205,7 +220,7 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   await expect(tablefmt.locator("td").nth(2)).toHaveText("A");
   await expect(tablefmt.locator("td").nth(1).getByRole("link")).toHaveAttribute("href", /\/chains\/tablefmt-chain-1\/bugs\/1$/);
 
-  const scatter = page.getByTestId("chart");
+  const scatter = page.locator("figure#scatter-chart");
   await expectChart(scatter, /Cost per chain against per-bug %/, "systems-table");
   // Oracle, Seq and the Pareto frontier's line
   await expect(scatter.locator(".recharts-scatter")).toHaveCount(3);
@@ -231,6 +246,87 @@ test("compare: demo-gold Seq against demo-breaker Seq, paired difference, win/lo
   await page.reload();
   await expect(page.getByLabel("System A")).toHaveValue(new URL(page.url()).searchParams.get("a")!);
   await expect(page.getByTestId("paired-difference")).toBeVisible();
+});
+
+test("compare: budget curves per system on a cap of steps or wall time, named on a tap, the choice in the URL, the curves as CSV; bad queries named", async ({ page, browser, baseURL }) => {
+  await page.goto("/compare");
+  await page.getByLabel("System A").selectOption({ label: "demo-gold · Seq (ChainSWE demo)" });
+  await page.getByLabel("System B").selectOption({ label: "demo-breaker · Seq (ChainSWE demo)" });
+  await page.getByRole("button", { name: "Compare" }).click();
+  await expect(page).toHaveURL(/effort=cost_usd/);
+  const choice = page.getByRole("navigation", { name: "Effort the cap is on" });
+  await choice.getByRole("link", { name: "steps" }).click();
+  await expect(page).toHaveURL(/effort=steps/);
+  await expect(page).toHaveURL(/a=\w+.*b=\w+/);
+  await expect(choice.getByRole("link", { name: "steps" })).toHaveAttribute("aria-current", "true");
+
+  const perBug = page.locator("figure#budget-per_bug-chart");
+  await expectChart(perBug, /^Per-bug % under a cap on steps per bug \(strict\)$/, "budget-table");
+  await expectChart(page.locator("figure#budget-chain-chart"), /^Chain % under a cap on steps per bug \(strict\)$/, "budget-table");
+  // every row of the demo reported its steps: one named line per row, the compared two lettered
+  const legend = perBug.locator(".chart-legend li");
+  await expect(legend).toHaveCount(16);
+  await expect(legend.filter({ hasText: "A: demo-gold · Seq" })).toHaveCount(1);
+  await expect(legend.filter({ hasText: "B: demo-breaker · Seq" })).toHaveCount(1);
+  await expect(perBug.locator(".recharts-line")).toHaveCount(16);
+  const table = page.locator("table#budget-table");
+  await expect(table.locator("tbody tr")).toHaveCount(16);
+  for (const h of ["System", "Mode", "Bugs on the curve", "No steps recorded"]) await expect(table.getByRole("columnheader", { name: h, exact: true })).toBeVisible();
+
+  // a tap on a touch screen names the lines and the cap
+  const touch = await browser.newContext({ baseURL, viewport: { width: 390, height: 900 }, hasTouch: true, isMobile: true });
+  const phone = await touch.newPage();
+  await phone.goto(page.url());
+  const plot = phone.locator("figure#budget-per_bug-chart .recharts-surface").first();
+  await expect(plot).toBeVisible();
+  const box = (await plot.boundingBox())!;
+  await phone.touchscreen.tap(box.x + box.width * 0.8, box.y + box.height * 0.5);
+  const tip = phone.locator("figure#budget-per_bug-chart .recharts-tooltip-wrapper");
+  await expect(tip).toContainText(/Cap: \d+ steps? per bug/);
+  await expect(tip).toContainText("A: demo-gold · Seq");
+  await expect(tip).toContainText(/\d+\.\d%/);
+  await touch.close();
+
+  // the CSV: one line per row and cap; at its largest cap a row with every step recorded scores as the leaderboard does
+  const lines = await download(page, page.locator("section#budget").getByRole("link", { name: "CSV" }));
+  const header = "submission,system,mode,cap,per_bug_pct,chain_pct,resolved_bugs,resolved_chains,bugs,chains,bugs_without_effort,compared";
+  expect(lines[0]).toBe(header);
+  const rows = lines.slice(1).map((l) => Object.fromEntries(l.split(",").map((v, i) => [header.split(",")[i]!, v])));
+  const systems = (await (await page.request.get("/api/v1/compare?table=systems")).json()) as { rows: { submission: string; system: string; mode: string; per_bug_pct: number }[] };
+  expect(new Set(rows.map((r) => r.submission))).toEqual(new Set(systems.rows.map((r) => r.submission)));
+  const gold = rows.filter((r) => r.system === "demo-gold" && r.mode === "seq");
+  expect(gold.length).toBeGreaterThan(1);
+  expect(gold.every((r) => r.compared === "A" && r.bugs_without_effort === "0")).toBe(true);
+  const caps = gold.map((r) => Number(r.cap));
+  expect(caps).toEqual([...caps].sort((x, y) => x - y));
+  const goldRow = systems.rows.find((r) => r.system === "demo-gold" && r.mode === "seq")!;
+  expect(Number(gold.at(-1)!.per_bug_pct)).toBeCloseTo(goldRow.per_bug_pct, 6);
+
+  // wall time: the demo's Oracle runs recorded none; they are named, not drawn, and counted
+  await choice.getByRole("link", { name: "wall time" }).click();
+  await expect(page).toHaveURL(/effort=wall_seconds/);
+  await expect(page.locator("section#budget")).toContainText(/Not drawn, no wall time recorded: .*demo-gold \(oracle\)/);
+  await expect(table.getByRole("columnheader", { name: "No wall time recorded" })).toBeVisible();
+  const wall = (await (await page.request.get("/api/v1/compare?table=budget&effort=wall_seconds")).json()) as { effort: string; rows: { mode: string; cap: number | null; bugs_without_effort: number }[] };
+  expect(wall.effort).toBe("wall_seconds");
+  const oracle = wall.rows.filter((r) => r.mode === "oracle");
+  expect(oracle.length).toBe(8);
+  expect(oracle.every((r) => r.cap === null && r.bugs_without_effort > 0)).toBe(true);
+
+  // bad queries: 4xx naming the field, never a 500
+  const bad = async (query: string, status: number, field?: string) => {
+    const res = await page.request.get(`/api/v1/compare?${query}`);
+    expect(res.status(), query).toBe(status);
+    const body = (await res.json()) as { error: string; field?: string };
+    if (field) expect(body.field, query).toBe(field);
+    return body;
+  };
+  expect((await bad("table=budget&effort=tokens", 400, "effort")).error).toMatch(/cost_usd|steps|wall_seconds/);
+  await bad("table=budget&format=csv&effort=%00", 400, "effort");
+  await bad("table=budget&scoring=loose", 400, "scoring");
+  await bad(`table=budget&a=${"x".repeat(300)}`, 400, "a");
+  await bad("table=budget&a=nope&b=nope2", 404);
+  await bad("table=budgets", 400, "table");
 });
 
 test("a submission the visitor may not read is not compared, and the header links the analysis pages", async ({ page }) => {
