@@ -16,7 +16,7 @@ import { readBundle } from "@/evaluator/bundle/archive";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "@/core/errors";
 import type { Chain } from "@/core/schemas/dataset";
 import type { Viewer } from "@/lib/authz";
-import { completedSubmission, openTestDb, testViewer } from "@/lib/testing/test-db";
+import { alphaAndOthers, completedSubmission, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let heldOut: typeof import("@/lib/dataset/held-out");
@@ -37,13 +37,9 @@ const leaked = (text: string) => secrets(held).filter((s) => text.includes(s));
 beforeAll(async () => {
   t = await openTestDb();
   heldOut = await import("@/lib/dataset/held-out");
-  const { ensureSystem } = await import("@/lib/teams/systems");
-  const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", model: "m", scaffold: "s", contextConfig: "Baseline" });
-  const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
-  const beta = await t.db.system.findUniqueOrThrow({ where: { id: await ensureSystem({ teamName: "Beta", name: "b" }) }, select: { teamId: true } });
-  member = await testViewer(t, "alice", alpha.teamId);
-  outsider = await testViewer(t, "bob", beta.teamId);
-  reviewer = await testViewer(t, "rita", null, { isReviewer: true });
+  const cast = await alphaAndOthers(t, { model: "m", scaffold: "s", contextConfig: "Baseline" });
+  const { systemId } = cast;
+  ({ member, outsider, reviewer } = cast);
   subId = await completedSubmission(t, { system: { id: systemId }, mode: "seq", unresolved: { [HELD]: [2] } });
   held = (await t.datasets.getChain("v1", HELD))!;
   await t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD] });

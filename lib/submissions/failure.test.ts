@@ -11,7 +11,7 @@ import { touchedFiles } from "@/core/diff";
 import type { Viewer } from "@/lib/authz";
 import { NotFoundError } from "@/core/errors";
 import { failurePageUrl } from "@/lib/submissions/urls";
-import { completedSubmission, openTestDb, testViewer } from "@/lib/testing/test-db";
+import { alphaAndOthers, completedSubmission, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let failure: typeof import("@/lib/submissions/failure");
@@ -62,13 +62,9 @@ const completed = (systemId: string, mode: "oracle" | "seq", visibility: string)
 beforeAll(async () => {
   t = await openTestDb();
   failure = await import("@/lib/submissions/failure");
-  const { ensureSystem } = await import("@/lib/teams/systems");
-  const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", model: "m", scaffold: "s", contextConfig: "Baseline" });
-  const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
-  const beta = await t.db.system.findUniqueOrThrow({ where: { id: await ensureSystem({ teamName: "Beta", name: "b" }) }, select: { teamId: true } });
-  member = await testViewer(t, "alice", alpha.teamId);
-  outsider = await testViewer(t, "bob", beta.teamId);
-  reviewer = await testViewer(t, "rita", null, { isReviewer: true });
+  const cast = await alphaAndOthers(t, { model: "m", scaffold: "s", contextConfig: "Baseline" });
+  const { systemId } = cast;
+  ({ member, outsider, reviewer } = cast);
   oracleId = await completed(systemId, "oracle", "private");
   seqId = await completed(systemId, "seq", "public");
   const { refreshAggregates } = await import("@/lib/leaderboard/aggregates");

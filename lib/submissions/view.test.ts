@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "@/lib/authz";
 import { NotFoundError } from "@/core/errors";
 import { gradedBugSchema } from "@/core/schemas/results";
-import { DEMO_GOLD_SEQ, fakeGradedChain, gradeQueuedChains, openTestDb, testViewer } from "@/lib/testing/test-db";
+import { alphaAndOthers, DEMO_GOLD_SEQ, fakeGradedChain, gradeQueuedChains, openTestDb } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let view: typeof import("@/lib/submissions/view");
@@ -26,13 +26,9 @@ beforeAll(async () => {
   t = await openTestDb();
   view = await import("@/lib/submissions/view");
   downloads = await import("@/lib/submissions/downloads");
-  const { ensureSystem } = await import("@/lib/teams/systems");
-  const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", model: "gpt-x", scaffold: "swe-agent", contextConfig: "Summarize" });
-  const alpha = await t.db.system.findUniqueOrThrow({ where: { id: systemId }, select: { teamId: true } });
-  const beta = await t.db.system.findUniqueOrThrow({ where: { id: await ensureSystem({ teamName: "Beta", name: "b" }) }, select: { teamId: true } });
-  member = await testViewer(t, "alice", alpha.teamId);
-  outsider = await testViewer(t, "bob", beta.teamId);
-  reviewer = await testViewer(t, "rita", null, { isReviewer: true });
+  const cast = await alphaAndOthers(t, { model: "gpt-x", scaffold: "swe-agent", contextConfig: "Summarize" });
+  const { systemId } = cast;
+  ({ member, outsider, reviewer } = cast);
 
   id = (await t.submissions.createSubmission({ systemId, datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ, chainIds: CHAINS, metadata: { note: "run 1" } })).id;
   handedIn = await gradeQueuedChains(t, (chain) => {

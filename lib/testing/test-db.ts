@@ -22,6 +22,7 @@ import type { Chain } from "@/core/schemas/dataset";
 import type { GradedBug } from "@/core/schemas/results";
 import { graderProvenance, sha256Hex } from "@/core/grading";
 import { ROOT } from "@/lib/testing/demo-database";
+import type { SystemRef } from "@/lib/teams/systems";
 
 export { ROOT };
 export const DEMO_DATASET = join(ROOT, "demo", "dataset.jsonl");
@@ -139,6 +140,25 @@ export async function testViewer(t: TestDb, username: string, teamId: string | n
   const user = await t.db.user.create({ data: { username, name: username, ...roles } });
   if (teamId) await t.db.teamMember.create({ data: { teamId, userId: user.id } });
   return (await viewerById(user.id))!;
+}
+
+/**
+ * The cast of the visibility tests: team Alpha's system (`system` sets its facts) and three
+ * viewers, alice on team Alpha, bob on team Beta and rita, a reviewer on no team.
+ */
+export async function alphaAndOthers(t: TestDb, system: Partial<Omit<SystemRef, "teamName">> = {}) {
+  const { ensureSystem } = await import("@/lib/teams/systems");
+  const systemId = await ensureSystem({ teamName: "Alpha", name: "alpha-agent", ...system });
+  const teamOf = async (id: string) => (await t.db.system.findUniqueOrThrow({ where: { id }, select: { teamId: true } })).teamId;
+  const alphaTeamId = await teamOf(systemId);
+  const betaTeamId = await teamOf(await ensureSystem({ teamName: "Beta", name: "b" }));
+  return {
+    systemId,
+    alphaTeamId,
+    member: await testViewer(t, "alice", alphaTeamId),
+    outsider: await testViewer(t, "bob", betaTeamId),
+    reviewer: await testViewer(t, "rita", null, { isReviewer: true }),
+  };
 }
 
 /** The queue's lease policy the database tests claim jobs under. */
