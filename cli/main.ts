@@ -1,41 +1,128 @@
 /** `chainswe`: one file per command; this one wires them and exits non-zero on failure. */
-import { Command, CommanderError, type ErrorOptions, type ParseOptionsResult } from "commander";
-import { wasInterrupted } from "@/evaluator/sandbox";
-import { EnvironmentError, InputError, coerceError } from "@/core/errors";
-import { databaseUnreachable } from "./network";
-import { UsageError } from "./options";
+import { Command, CommanderError, Help, type ErrorOptions, type ParseOptionsResult } from "commander";
+// not the sandbox's index: that loads Docker's client, which only commands that start containers need
+import { wasInterrupted } from "@/evaluator/sandbox/interrupt";
 
 type Register = (program: Command) => void;
 
+/** A command as the top-level help lists it: its usage term and its description, as its module registers them. */
+type Listed = [term: string, description: string];
+
 /**
- * Every command, by its first word, and the module that registers it, loaded
- * only when that command runs: `chainswe evaluate` loads the engine and
- * nothing of the portal (no Prisma client, no Next.js), and a command's
- * start costs only its own modules. The help and an unknown word load them all.
- * In the order the help lists them.
+ * Every command, as the top-level help lists it, and the module that registers
+ * it, loaded only when that command runs: `chainswe evaluate` loads the engine and
+ * nothing of the portal (no Prisma client, no Next.js), a command's start costs
+ * only its own modules, and `chainswe --help` loads none (the listing is kept
+ * here; cli/main.test.ts checks it against what the modules register). An
+ * unknown word loads them all, for commander's suggestion. In the order the help lists them.
  */
-const COMMANDS: [string[], () => Promise<Register>][] = [
-  [["validate"], async () => (await import("./validate")).registerValidate],
-  [["evaluate"], async () => (await import("./evaluate")).registerEvaluate],
-  [["report"], async () => (await import("./report")).registerReport],
-  [["regrade"], async () => (await import("./regrade")).registerRegrade],
-  [["bundle", "verify"], async () => (await import("./bundle")).registerBundle],
-  [["demo"], async () => (await import("./demo")).registerDemo],
-  [["dataset", "db"], async () => (await import("./dataset")).registerDataset],
-  [["submit"], async () => (await import("./submit")).registerSubmit],
-  [["propose"], async () => (await import("./propose")).registerPropose],
-  [["admin"], async () => (await import("./admin")).registerAdmin],
-  [["aggregates"], async () => (await import("./aggregates")).registerAggregates],
-  [["cleanup"], async () => (await import("./cleanup")).registerCleanup],
-  [["mine", "select"], async () => (await import("./mining")).registerMining],
-  [["rollout"], async () => (await import("./rollout")).registerRollout],
-  [["worker", "dispatcher", "submit-local"], async () => (await import("./worker")).registerWorker],
+const COMMANDS: [Listed[], () => Promise<Register>][] = [
+  [
+    [
+      ["validate [options] <dataset>", "gold replay: every bug of a valid chain must resolve with its gold patch"],
+    ],
+    async () => (await import("./validate")).registerValidate,
+  ],
+  [
+    [
+      ["evaluate [options]", "replay a submission's predictions chain by chain and grade every bug"],
+    ],
+    async () => (await import("./evaluate")).registerEvaluate,
+  ],
+  [
+    [
+      ["report [options] <dirs...>", "scores, per-position tables and chain-error analysis for evaluation directories"],
+    ],
+    async () => (await import("./report")).registerReport,
+  ],
+  [
+    [
+      ["regrade [options] <dirs...>", "re-grade evaluation directories from their stored test logs with the current grader (no Docker); prints every verdict that changed"],
+    ],
+    async () => (await import("./regrade")).registerRegrade,
+  ],
+  [
+    [
+      ["bundle [options] <dir>", "pack an evaluation directory as a reproducibility bundle (.tar.gz) that `chainswe verify` checks"],
+      ["verify [options] <bundle>", "check a reproducibility bundle offline: every file against its manifest, every log re-graded against results.jsonl, the scores against report.json"],
+    ],
+    async () => (await import("./bundle")).registerBundle,
+  ],
+  [
+    [
+      ["demo", "the shipped demo benchmark"],
+    ],
+    async () => (await import("./demo")).registerDemo,
+  ],
+  [
+    [
+      ["dataset", "dataset versions in the portal's database"],
+      ["db", "the portal's database (DATABASE_URL)"],
+    ],
+    async () => (await import("./dataset")).registerDataset,
+  ],
+  [
+    [
+      ["submit [options] <predictions>", "upload a predictions file to a ChainSWE portal (POST /api/v1/submissions); --wait follows the evaluation"],
+    ],
+    async () => (await import("./submit")).registerSubmit,
+  ],
+  [
+    [
+      ["propose [options] <chains>", "propose chains (dataset records, e.g. from chainswe select) to a ChainSWE portal (POST /api/v1/proposals); --wait follows their validation"],
+    ],
+    async () => (await import("./propose")).registerPropose,
+  ],
+  [
+    [
+      ["admin", "site administrators and reviewers (the portal's database)"],
+    ],
+    async () => (await import("./admin")).registerAdmin,
+  ],
+  [
+    [
+      ["aggregates", "the scores and analyses stored when evaluations complete (the portal's database)"],
+    ],
+    async () => (await import("./aggregates")).registerAggregates,
+  ],
+  [
+    [
+      ["cleanup [options]", "delete the stored data of submissions cancelled long enough ago (the portal's database); their audit rows stay"],
+    ],
+    async () => (await import("./cleanup")).registerCleanup,
+  ],
+  [
+    [
+      ["mine [options]", "candidate chains from instance files: join by git history, filter by code overlap, optionally re-execute (paper \u00a73.2)"],
+      ["select [options] <candidates>", "a dataset version from verified candidates: drop length-2 chains, optional Oracle difficulty filter, no shared instances (paper \u00a73.3)"],
+    ],
+    async () => (await import("./mining")).registerMining,
+  ],
+  [
+    [
+      ["rollout [options]", "run an agent through every chain as the evaluator grades it (Oracle from G(k-1), Seq from A(k-1)); write predictions"],
+    ],
+    async () => (await import("./rollout")).registerRollout,
+  ],
+  [
+    [
+      ["worker [options]", "evaluate queued submissions until SIGINT/SIGTERM: from the database (DATABASE_URL), or with --redis from a distributed deployment's Redis"],
+      ["dispatcher [options]", "distributed mode: put queued chains on Redis for `chainswe worker --redis` and store their reports (the site does this itself when CHAINSWE_QUEUE=bullmq)"],
+      ["submit-local [options] <predictions>", "store a predictions file as a submission in the local database and queue it; prints its id"],
+    ],
+    async () => (await import("./worker")).registerWorker,
+  ],
 ];
 
-/** The modules that register the command `argv` names (its first word that is not an option); all of them when it names none. */
+const firstWord = (term: string) => term.split(" ")[0]!;
+
+/** The word `argv` names as its command (its first that is not an option), if any. */
+const commandWord = (argv: string[]) => argv.slice(2).find((a) => !a.startsWith("-"));
+
+/** The modules that register the command `argv` names; all of them when it names none or an unknown one. */
 export function commandModules(argv: string[]): (() => Promise<Register>)[] {
-  const word = argv.slice(2).find((a) => !a.startsWith("-"));
-  const named = COMMANDS.find(([words]) => word !== undefined && words.includes(word));
+  const word = commandWord(argv);
+  const named = COMMANDS.find(([listed]) => word !== undefined && listed.some(([term]) => firstWord(term) === word));
   return named ? [named[1]] : COMMANDS.map(([, load]) => load);
 }
 
@@ -76,41 +163,39 @@ function commandPath(command: Command): string {
   return names.join(" ");
 }
 
-/** File-system errors a user causes (a path that is missing, unreadable or of the wrong kind). */
-const PATH_ERRORS = new Set(["ENOENT", "EACCES", "EISDIR", "ENOTDIR", "EPERM"]);
-
-/**
- * How a failure is told: expected ones (bad options, bad input, a path that cannot be
- * read: exit 2; no Docker engine and other environment failures: exit 1) in one line,
- * without a stack; anything else is an internal error and keeps its stack. `--debug`
- * prints the stack of every failure.
- */
-export function describeFailure(e: unknown, debug: boolean): { text: string; exitCode: number } {
-  // typed as Error: the union of two structurally equal classes would narrow to never below
-  const err: Error = databaseUnreachable(e) ?? coerceError(e);
-  const path = (err as NodeJS.ErrnoException).path;
-  const code = (err as NodeJS.ErrnoException).code;
-  const exitCode = err instanceof InputError || (path !== undefined && code !== undefined && PATH_ERRORS.has(code)) ? 2 : 1;
-  if (debug) return { text: `chainswe: ${err.stack ?? err.message}`, exitCode };
-  if (err instanceof UsageError) return { text: err.message, exitCode };
-  if (err instanceof InputError || err instanceof EnvironmentError) return { text: `chainswe: ${err.message}`, exitCode };
-  if (exitCode === 2) return { text: `chainswe: cannot read ${path}: ${code === "ENOENT" ? "no such file or directory" : code}`, exitCode };
-  return { text: `chainswe: ${err.stack ?? err.message}`, exitCode };
+function newProgram(): Command {
+  return (
+    new ChainsweCommand("chainswe")
+      .description("ChainSWE benchmark: replay chains of dependent bug fixes in Docker and grade them")
+      .option("--debug", "print the stack trace of any failure")
+      // commander's own usage errors (unknown or missing option) are thrown here, for exit 2
+      .exitOverride()
+  );
 }
 
 /** The program with the commands `argv` needs registered (every command when it names none). */
 export async function chainsweProgram(argv: string[]): Promise<Command> {
-  const program = new ChainsweCommand("chainswe")
-    .description("ChainSWE benchmark: replay chains of dependent bug fixes in Docker and grade them")
-    .option("--debug", "print the stack trace of any failure")
-    // commander's own usage errors (unknown or missing option) are thrown here, for exit 2
-    .exitOverride();
+  const program = newProgram();
   for (const register of await Promise.all(commandModules(argv).map((load) => load()))) register(program);
   return program;
 }
 
+/**
+ * The program as `chainswe` and `chainswe --help` need it, naming no command: every
+ * command listed by its term and description, none of their modules loaded.
+ */
+export function listingProgram(): Command {
+  const program = newProgram();
+  const terms = new Map<Command, string>();
+  for (const [listed] of COMMANDS) {
+    for (const [term, description] of listed) terms.set(program.command(firstWord(term)).description(description), term);
+  }
+  const help = new Help();
+  return program.configureHelp({ subcommandTerm: (c) => terms.get(c) ?? help.subcommandTerm(c) });
+}
+
 export async function main(argv: string[]): Promise<void> {
-  const program = await chainsweProgram(argv);
+  const program = commandWord(argv) === undefined ? listingProgram() : await chainsweProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (e) {
@@ -120,6 +205,8 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     if (wasInterrupted()) return; // the signal handler owns the exit code
+    // loaded on failure only: how failures are told takes zod (the options' schemas), which the help does without
+    const { describeFailure } = await import("./failure");
     const { text, exitCode } = describeFailure(e, program.opts<{ debug?: boolean }>().debug === true);
     process.stderr.write(`${text}\n`);
     process.exitCode = exitCode;

@@ -18,10 +18,10 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "bin", "chainswe.mjs");
 const RECORD = join(ROOT, "tests", "fixtures", "modules", "record.mjs");
 
-/** The modules `chainswe <command> --help` loads: the project's files (relative paths) and the packages from node_modules. */
-function loaded(command: string): { files: string[]; packages: string[] } {
+/** The modules `chainswe [command] --help` loads: the project's files (relative paths) and the packages from node_modules. */
+function loaded(command: string | null): { files: string[]; packages: string[] } {
   const log = join(mkdtempSync(join(tmpdir(), "chainswe-modules-")), "modules.txt");
-  const run = spawnSync(process.execPath, ["--import", RECORD, BIN, command, "--help"], {
+  const run = spawnSync(process.execPath, ["--import", RECORD, BIN, ...(command ? [command] : []), "--help"], {
     cwd: ROOT,
     env: { ...process.env, CHAINSWE_MODULE_LOG: log },
     encoding: "utf8",
@@ -51,6 +51,14 @@ describe("the engine's commands load nothing of the portal", () => {
     expect(files.filter((f) => f.startsWith("evaluator/")).length).toBeGreaterThan(0);
     expect(files.filter((f) => !ENGINE_FILE.test(f))).toEqual([]);
     expect(packages.filter((p) => PORTAL_PACKAGES.includes(p))).toEqual([]);
+  });
+
+  it("chainswe --help loads no command's module: cli/main.ts and commander only", () => {
+    const { files, packages } = loaded(null);
+    expect(files.filter((f) => f.startsWith("cli/"))).toEqual(["cli/main.ts"]);
+    expect(files.filter((f) => f.startsWith("evaluator/"))).toEqual(["evaluator/sandbox/interrupt.ts"]);
+    // tsx runs the TypeScript; no Docker client, no zod
+    expect(packages.filter((p) => !["tsx", "esbuild"].includes(p))).toEqual(["commander"]);
   });
 
   it("the record sees the portal's modules when a command loads them (chainswe dataset)", () => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError } from "@/core/errors";
-import { describeFailure } from "./main";
+import { describeFailure } from "./failure";
 import { intOption, parseOptions, positiveOption, UsageError } from "./options";
 import { z } from "zod";
 import { chainsweInProcess } from "./in-process";

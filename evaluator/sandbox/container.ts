@@ -14,6 +14,7 @@ import type { SandboxLimits } from "./limits";
 import { CappedOutput, type OutputFrames } from "./output";
 import { PhaseClock, type PhaseOptions } from "./phase";
 import { tarOf } from "./tar";
+import { markInterrupted, wasInterrupted } from "./interrupt";
 
 /**
  * With `phaseMarker` (a line the script prints when its measured phase begins),
@@ -79,14 +80,14 @@ export class Sandbox {
    * busy machine the kernel runs the tests first.
    */
   static async start(image: string, limits: SandboxLimits, given: Record<string, string> = {}, opts: { background?: boolean } = {}): Promise<Sandbox> {
-    if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
+    if (wasInterrupted()) throw new EnvironmentError("interrupted: no new containers are started");
     const tag = env().CHAINSWE_SANDBOX_TAG;
     const labels = tag ? { ...given, "chainswe.tag": tag } : given;
     // known to Ctrl-C's cleanup from here on, while the image is checked and the
     // engine creates the container: no container outlives an interrupt
     const creating = (async () => {
       await ensureImage(image);
-      if (interrupted) throw new EnvironmentError("interrupted: no new containers are started");
+      if (wasInterrupted()) throw new EnvironmentError("interrupted: no new containers are started");
       let container: Docker.Container;
       try {
         container = await docker()
@@ -299,19 +300,13 @@ export async function removeLiveSandboxes(): Promise<void> {
 }
 
 let cleanupInstalled = false;
-let interrupted = false;
-
-/** True once Ctrl-C or SIGTERM arrived: the exit code is already decided. */
-export function wasInterrupted(): boolean {
-  return interrupted;
-}
 
 /** Ctrl-C and SIGTERM remove every container this process started before exiting. */
 export function installSignalCleanup(): void {
   if (cleanupInstalled) return;
   cleanupInstalled = true;
   const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = true;
+    markInterrupted();
     const code = signal === "SIGINT" ? 130 : 143;
     // set now, so the exit code holds however the process ends
     process.exitCode = code;

@@ -1,4 +1,5 @@
-export { Sandbox, withSandbox, installSignalCleanup, removeLiveSandboxes, wasInterrupted, type ExecResult } from "./container";
+export { Sandbox, withSandbox, installSignalCleanup, removeLiveSandboxes, type ExecResult } from "./container";
+export { wasInterrupted } from "./interrupt";
 export { docker, assertEngine, ensureImage, imageExists, engineAddress } from "./docker";
 export { defaultLimits, type SandboxLimits } from "./limits";
 export { describeDiskExceeded, type DiskExceeded } from "./disk-watch";
