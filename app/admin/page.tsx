@@ -6,13 +6,17 @@ import { AdminRoleButton } from "@/components/admin/AdminRoleButton";
 import { getViewer } from "@/lib/auth/viewer";
 import { NotFoundError } from "@/core/errors";
 import { siteAdminView } from "@/lib/accounts/users";
+import { parseAuditQuery, userAnchor, type AuditQuery } from "@/lib/accounts/audit-query";
+import { AuditLog } from "@/components/admin/AuditLog";
 import { changeSiteRoleAction, regradeAction } from "./actions";
 
 export const metadata = { title: "Admin · ChainSWE" };
 
-async function load() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+async function load(query: AuditQuery) {
   try {
-    return await siteAdminView(await getViewer());
+    return await siteAdminView(await getViewer(), query);
   } catch (e) {
     // anyone but a site admin: the page does not exist
     if (e instanceof NotFoundError) notFound();
@@ -29,8 +33,9 @@ function Role({ username, role, has }: { username: string | null; role: "reviewe
   );
 }
 
-export default async function AdminPage() {
-  const { users, audit } = await load();
+export default async function AdminPage({ searchParams }: Props) {
+  const { query, problems } = parseAuditQuery(await searchParams);
+  const { users, audit } = await load(query);
   return (
     <main>
       <h1>Site administration</h1>
@@ -49,6 +54,7 @@ export default async function AdminPage() {
         ]}
         rows={users}
         rowKey={(u) => u.id}
+        rowAttributes={(u) => ({ id: userAnchor(u.id).slice(1) })}
       />
 
       <h2>Re-grade</h2>
@@ -58,28 +64,8 @@ export default async function AdminPage() {
       </p>
       <AdminRegradeForm regrade={regradeAction} />
 
-      <h2>Audit log</h2>
-      <p className="muted">{audit.length === 100 ? "The 100 most recent reviewer and site-admin actions" : "Reviewer and site-admin actions"}, newest first.</p>
-      <DataTable
-        columns={[
-          { header: "When", cell: (a) => <UtcTime date={a.createdAt} /> },
-          { header: "Actor", cell: (a) => a.actor ?? <span className="muted">command line</span> },
-          { header: "Action", cell: (a) => a.action.replaceAll("_", " ") },
-          {
-            header: "Target",
-            cell: (a) => (
-              <>
-                <span className="muted">{a.targetType}</span> {a.target}
-              </>
-            ),
-          },
-          { header: "Reason", cell: (a) => a.reason },
-        ]}
-        rows={audit}
-        rowKey={(a) => a.id}
-        rowHeader={false}
-        empty="Nothing logged yet."
-      />
+      <h2 id="audit-heading">Audit log</h2>
+      <AuditLog audit={audit} query={query} problems={problems} />
     </main>
   );
 }

@@ -15,6 +15,7 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { FlexRender, columnVisibilityFeature, createColumnHelper, rowSortingFeature, tableFeatures, useTable, type Header, type Row, type SortingState } from "@tanstack/react-table";
 import { ChartModeKey } from "@/components/charts/ChartModeKey";
+import { LeaderboardBadges } from "@/components/leaderboard/LeaderboardBadges";
 import { leaderboardHref, sortParam, type LeaderboardView, type Sort, type SortKey } from "@/lib/leaderboard/url";
 import type { DisplayGroup, DisplayRow, RateCell } from "@/lib/leaderboard/view";
 import { ALWAYS_SHOWN, CHOOSABLE_COLUMNS, COLUMN_HELP, type ChoosableColumn } from "@/lib/leaderboard/columns";
@@ -149,22 +150,7 @@ const columns = helper.columns([
     header: "Badges",
     enableSorting: false,
     meta: { className: "lb-badges", title: COLUMN_HELP.badges },
-    // a badge that says more opens on a tap or a key, not only on a hover of its title
-    cell: ({ row: { original: r } }) =>
-      r.badges.map((b) =>
-        b.title ? (
-          <details key={b.key} className="lb-badge-more">
-            <summary className={`badge lb-${b.key}`} title={b.title}>
-              {b.label}
-            </summary>
-            <p className="lb-badge-text">{b.title}</p>
-          </details>
-        ) : (
-          <span key={b.key} className={`badge lb-${b.key}`}>
-            {b.label}
-          </span>
-        ),
-      ),
+    cell: ({ row: { original: r } }) => <LeaderboardBadges badges={r.badges} />,
   }),
 ]);
 

@@ -11,6 +11,8 @@ import { passwordProblem } from "@/lib/auth/password-policy";
 import { db } from "@/db/client";
 import { FieldError, NotFoundError } from "@/core/errors";
 import { teamRoleSchema, type TeamRole } from "@/core/schemas/columns";
+import { auditLogPage, type AuditPage } from "@/lib/accounts/audit";
+import { auditQuerySchema, type AuditQuery } from "@/lib/accounts/audit-query";
 
 export const usernameSchema = z
   .string()
@@ -135,37 +137,21 @@ export const siteRoleChangeSchema = z.object({
 });
 
 export type AdminUserRow = { id: string; username: string | null; name: string | null; createdAt: Date; isReviewer: boolean; isSiteAdmin: boolean };
-export type AuditRow = { id: string; createdAt: Date; actor: string | null; action: string; targetType: string; target: string; reason: string | null };
-
 /** Site admins only; anyone else is told the page does not exist. */
 function assertSiteAdmin(viewer: Viewer | null): asserts viewer is Viewer {
   if (!viewer?.isSiteAdmin) throw new NotFoundError("page");
 }
 
-/** Every user with their site roles, and the newest audit entries (user targets named by username). */
-export async function siteAdminView(viewer: Viewer | null, auditLimit = 100): Promise<{ users: AdminUserRow[]; audit: AuditRow[] }> {
+/** Every user with their site roles, and one page of the audit log under its filter (lib/accounts/audit.ts). */
+export async function siteAdminView(viewer: Viewer | null, auditQuery: AuditQuery = auditQuerySchema.parse({})): Promise<{ users: AdminUserRow[]; audit: AuditPage }> {
   assertSiteAdmin(viewer);
-  const [users, entries] = await Promise.all([
+  const [users, audit] = await Promise.all([
     db.user.findMany({
       orderBy: { createdAt: "asc" },
       select: { id: true, username: true, name: true, createdAt: true, isReviewer: true, isSiteAdmin: true },
     }),
-    db.auditLog.findMany({
-      orderBy: { createdAt: "desc" },
-      take: auditLimit,
-      select: { id: true, createdAt: true, action: true, targetType: true, targetId: true, reason: true, actor: { select: { username: true, name: true } } },
-    }),
+    auditLogPage(auditQuery),
   ]);
-  const userNames = new Map(users.map((u) => [u.id, u.username ?? u.name ?? u.id]));
-  const audit = entries.map((e) => ({
-    id: e.id,
-    createdAt: e.createdAt,
-    actor: e.actor ? (e.actor.username ?? e.actor.name) : null,
-    action: e.action,
-    targetType: e.targetType,
-    target: (e.targetType === "user" && userNames.get(e.targetId)) || e.targetId,
-    reason: e.reason,
-  }));
   return { users, audit };
 }
 

@@ -42,8 +42,8 @@ import {
 import { db } from "@/db/client";
 import { parseColumn, splitSchema, systemLinksSchema, type Split } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
-import { CLOSE_TO_GOLD, isVerified, ruleBreachesSchema, type RuleBreach } from "@/core/schemas/manifest";
-import { shortcutSummarySchema, type ShortcutKind } from "@/core/trajectory/shortcuts";
+import type { RuleBreach } from "@/core/schemas/manifest";
+import type { ShortcutKind } from "@/core/trajectory/shortcuts";
 import type { Effort } from "@/core/scoring/schemas";
 import { getVersionRules } from "@/lib/dataset/data";
 import { parseStoredScores, type StoredScores } from "@/lib/leaderboard/stored-scores";
@@ -53,6 +53,7 @@ import { keptPerScore, type ScoreCache } from "@/lib/leaderboard/score-cache";
 import { archivedSubmissions } from "@/lib/leaderboard/history";
 import { asOfSchema, endOfDay } from "@/lib/leaderboard/as-of";
 import { storedRanking, tiersForRows, type RowTierFacts } from "@/lib/leaderboard/tiers";
+import { entriesTrust, trustRunSelect } from "@/lib/leaderboard/trust";
 
 export const leaderboardQuerySchema = z.object({
   /** a dataset version; default the newest */
@@ -301,15 +302,6 @@ export async function versionsNewestFirst(): Promise<string[]> {
   return (await db.datasetVersion.findMany({ orderBy: { createdAt: "desc" }, select: { version: true } })).map((v) => v.version);
 }
 
-/** Per run, the bugs whose trajectory the shortcut scan flagged: read only for the runs whose summary names a flag. */
-async function shortcutFlaggedBugs(runIds: string[]): Promise<Map<string, { continuousId: string; order: number }[]>> {
-  const out = new Map<string, { continuousId: string; order: number }[]>();
-  if (runIds.length === 0) return out;
-  const rows = await db.trajectory.findMany({ where: { submissionId: { in: runIds }, shortcutHits: { gt: 0 } }, select: { submissionId: true, continuousId: true, order: true } });
-  for (const r of rows) out.set(r.submissionId, [...(out.get(r.submissionId) ?? []), { continuousId: r.continuousId, order: r.order }]);
-  return out;
-}
-
 async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> {
   const versions = await versionsNewestFirst();
   const version = q.version ?? versions[0] ?? null;
@@ -324,15 +316,10 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
     where: archived ? { datasetVersion: { version }, split: q.split } : { visibility: "public", status: "completed", datasetVersion: { version }, split: q.split, score: { isNot: null } },
     orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
     select: {
-      id: true,
+      ...trustRunSelect,
       mode: true,
       finishedAt: true,
-      reviewedAt: true,
       runOfId: true,
-      run: true,
-      ruleBreaches: true,
-      testEditPolicy: true,
-      shortcuts: true,
       score: { select: { computedAt: true, graderVersion: true } },
       system: { select: { ...systemFactsSelect, team: { select: { name: true, slug: true } } } },
     },
@@ -356,22 +343,13 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
   const scoring = await rowScoring(toScore, q, window, records);
   const rules = (await getVersionRules(version)) ?? {};
   const scored = (id: string) => (window?.narrowed ? window.keeps.inside.has(id) : true);
-  const testEditBugs = (id: string) => (records.get(id) ?? []).reduce((n, c) => n + (scored(c.continuous_id) ? (c.test_edits?.length ?? 0) : 0), 0);
-  const flaggedBugs = await shortcutFlaggedBugs(newest.flatMap((s) => s.runs.filter((r) => r.shortcuts !== "{}").map((r) => r.id)));
-  const shortcutBugs = (runIds: string[]) => new Set(runIds.flatMap((id) => (flaggedBugs.get(id) ?? []).filter((b) => scored(b.continuousId)).map((b) => `${b.continuousId}\0${b.order}`))).size;
+  const trust = await entriesTrust(newest.map((s) => s.runs), rules, records, scored);
   const heldOut = heldOutOf(toScore, window, records, q);
-  const threshold = rules.close_to_gold ?? CLOSE_TO_GOLD;
-  const closeToGold = (ids: string[]) => {
-    const similarities = ids.flatMap((id) => (records.get(id) ?? []).flatMap((c) => (scored(c.continuous_id) ? (c.gold_similarity ?? []) : []))).filter((x) => x !== null);
-    return { bugs: similarities.filter((x) => x >= threshold).length, of: similarities.length, threshold };
-  };
   const rows: LeaderboardValueRow[] = [];
-  for (const s of newest) {
+  for (const [i, s] of newest.entries()) {
     const v = scoring.values.get(s.id);
     if (!v) continue; // deleted since the first query (a re-run): gone on the next request too
     const { team, links, ...system } = s.system;
-    const reviewed = s.runs.every((r) => r.reviewedAt !== null);
-    const breaches = s.runs.flatMap((r) => parseColumn(ruleBreachesSchema, r.ruleBreaches, "Submission.ruleBreaches").map((b) => ({ ...b, run: r.run })));
     rows.push({
       submissionId: s.id,
       system: { ...system, links: parseColumn(systemLinksSchema, links, "System.links") },
@@ -388,16 +366,8 @@ async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> 
       counts: { chains: v.counts.chains, bugs: v.counts.bugs, resolved: v.counts.resolved, chainsResolved: v.counts.chains_resolved },
       finishedAt: s.finishedAt,
       graderVersion: [...new Set(s.runs.flatMap((r) => (r.score.graderVersion ? [r.score.graderVersion] : [])))].join(", ") || null,
-      reviewed,
       runs: v.runs ? rowRuns(v.runs, s.runs.map((r) => r.id), { value: v.runs.pass_k }) : null,
-      breaches,
-      verified: isVerified(rules, { runs: s.runs.length, reviewed, breaches: breaches.length }),
-      testEdits: { bugs: s.runs.reduce((n, r) => n + testEditBugs(r.id), 0), flagged: s.runs.some((r) => r.testEditPolicy === "flag") },
-      shortcuts: s.runs.flatMap((r) =>
-        Object.entries(parseColumn(shortcutSummarySchema, r.shortcuts, "Submission.shortcuts")).map(([kind, bugs]) => ({ run: r.run, kind: kind as ShortcutKind, bugs: bugs! })),
-      ),
-      shortcutBugs: shortcutBugs(s.runs.map((r) => r.id)),
-      closeToGold: closeToGold(s.runs.map((r) => r.id)),
+      ...trust[i]!,
       tier: null,
       heldOut: heldOut.get(s.id) ?? null,
     });

@@ -82,7 +82,13 @@ export function rankCell(rank: Rank | undefined): DisplayRow["rank"] {
     : { text: String(rank.place), title: `Place ${rank.place} by per-bug %` };
 }
 
-export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: Rank): DisplayRow {
+/** The facts a row's badges stand on: its system's openness and its trust (lib/leaderboard/trust.ts). */
+export type BadgeFacts = Pick<LeaderboardShownRow, "reviewed" | "verified" | "testEdits" | "shortcuts" | "shortcutBugs" | "closeToGold" | "breaches"> & Partial<Pick<LeaderboardShownRow, "heldOut">> & {
+  system: Pick<LeaderboardShownRow["system"], "openWeights" | "openScaffold">;
+};
+
+/** A row's badges as the leaderboard shows them (the review queue shows a waiting submission's the same way). */
+export function rowBadges(r: BadgeFacts): Badge[] {
   const badges: Badge[] = [];
   if (r.system.openWeights) badges.push({ key: "open_weights", label: "open weights" });
   if (r.system.openScaffold) badges.push({ key: "open_scaffold", label: "open scaffold" });
@@ -116,6 +122,10 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: R
   if (r.breaches.length > 0) {
     badges.push({ key: "rule_breach", label: "rule breach", title: r.breaches.map((b) => `run ${b.run}: ${b.field}: ${b.message}`).join("\n") });
   }
+  return badges;
+}
+
+export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: Rank): DisplayRow {
   return {
     id: r.submissionId,
     rank: rankCell(rank),
@@ -129,7 +139,7 @@ export function displayRow(r: LeaderboardShownRow, q?: LeaderboardView, rank?: R
     costPerSolved: formatCost(r.costPerSolvedChain),
     peakContext: formatTokens(r.peakContext),
     date: finishedDay(r.finishedAt),
-    badges,
+    badges: rowBadges(r),
     heldOut: r.heldOut && { value: formatPercent(r.heldOut.chain.value), ci: formatInterval(r.heldOut.chain.ci), gap: `gap ${signed(r.heldOut.gap.value)} ${formatInterval(r.heldOut.gap.ci)}`, flagged: r.heldOut.flagged },
     tier: tierCell(r),
     afterCutoff: afterCutoffLink(r, q),

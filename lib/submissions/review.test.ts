@@ -262,4 +262,24 @@ describe("the review queue", () => {
     await expect(vis.listPendingReview(member)).rejects.toBeInstanceOf(NotFoundError);
     await expect(vis.recentReviewDecisions(null)).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it("names each run of an entry (run k of n) with its mode, and a waiting run's badges as the leaderboard reads them", async () => {
+    const first = await completed();
+    const second = (await t.submissions.createSubmission({ systemId, datasetVersion: "v1", mode: "seq", predictions: DEMO_GOLD_SEQ, chainIds: CHAINS, runOf: first })).id;
+    await gradeQueuedChains(t);
+    await t.db.submission.update({ where: { id: second }, data: { ruleBreaches: JSON.stringify([{ field: "model", rule: "no_hints", action: "flag", message: "not allowed" }]) } });
+    await vis.changeVisibility(member, first, { action: "request_publication" });
+    await vis.changeVisibility(member, second, { action: "request_publication" });
+    const waiting = await vis.listPendingReview(reviewer);
+    expect(waiting.map((r) => [r.id, r.run])).toEqual([
+      [first, { run: 1, of: 2 }],
+      [second, { run: 2, of: 2 }],
+    ]);
+    // each run's own facts: the breach is run 2's only
+    expect(waiting[0]!.badges).toMatchObject({ breaches: [], reviewed: false, verified: false, system: { openWeights: false, openScaffold: false } });
+    expect(waiting[1]!.badges.breaches).toEqual([{ field: "model", rule: "no_hints", action: "flag", message: "not allowed", run: 2 }]);
+    await vis.changeVisibility(reviewer, second, { action: "approve" });
+    const [decision] = await vis.recentReviewDecisions(reviewer);
+    expect(decision).toMatchObject({ submissionId: second, mode: "seq", run: { run: 2, of: 2 } });
+  });
 });

@@ -17,11 +17,15 @@ import { db } from "@/db/client";
 import { FieldError, ForbiddenError, NotFoundError } from "@/core/errors";
 import { recordNotification } from "@/jobs/queue/notify";
 import { refreshVersionRanking } from "@/lib/leaderboard/ranking-refresh";
-import { visibilitySchema, type AuditAction, type NotificationEvent, type Visibility } from "@/core/schemas/columns";
+import { parseColumn, visibilitySchema, type AuditAction, type NotificationEvent, type Visibility } from "@/core/schemas/columns";
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { decisionConflict, isEvaluationOpen, visibilityRequestSchema, visibilityTransition, type VisibilityRequest } from "@/lib/submissions/visibility";
 import { readableSubmission } from "@/lib/submissions/access";
 import { scoresForSubmissions, type SubmissionScores } from "@/lib/submissions/scores";
+import { entriesTrust, trustRunSelect } from "@/lib/leaderboard/trust";
+import { storedChainRecords } from "@/lib/leaderboard/window";
+import type { BadgeFacts } from "@/lib/leaderboard/view";
+import { versionRulesSchema } from "@/core/schemas/manifest";
 
 const CHANGED_MEANWHILE = "the submission changed meanwhile; reload the page and try again";
 
@@ -111,9 +115,15 @@ export async function cancelSubmissionFor(viewer: Viewer | null, id: string, now
 
 // ---------------------------------------------------------------- the review page
 
+/** Which of its entry's runs a submission is (SPEC §7): run 1 of 1 for a single run. */
+export type RunOfEntry = { run: number; of: number };
+
 export type PendingReview = {
   id: string;
   system: { name: string; model: string; contextConfig: string };
+  run: RunOfEntry;
+  /** what its badges stand on, as the leaderboard reads them (lib/leaderboard/view.ts rowBadges): this run's own */
+  badges: BadgeFacts;
   team: { name: string; slug: string };
   mode: Mode;
   datasetVersion: string;
@@ -126,6 +136,15 @@ function assertReviewer(viewer: Viewer | null): void {
   if (!canReview(viewer)) throw new NotFoundError("review queue");
 }
 
+/** How many runs each of these submissions' entries has, by its run 1's id. */
+async function entryRunCounts(subs: readonly { id: string; runOfId: string | null }[]): Promise<Map<string, number>> {
+  const firsts = [...new Set(subs.map((s) => s.runOfId ?? s.id))];
+  const later = await db.submission.groupBy({ by: ["runOfId"], where: { runOfId: { in: firsts } }, _count: { _all: true } });
+  const counts = new Map(firsts.map((f) => [f, 1]));
+  for (const l of later) if (l.runOfId) counts.set(l.runOfId, 1 + l._count._all);
+  return counts;
+}
+
 /** Submissions waiting for a reviewer, oldest request first. */
 export async function listPendingReview(viewer: Viewer | null): Promise<PendingReview[]> {
   assertReviewer(viewer);
@@ -133,17 +152,27 @@ export async function listPendingReview(viewer: Viewer | null): Promise<PendingR
     where: { visibility: "pending_review" },
     orderBy: [{ publishRequestedAt: "asc" }, { createdAt: "asc" }],
     select: {
-      id: true,
+      ...trustRunSelect,
       mode: true,
+      runOfId: true,
       publishRequestedAt: true,
-      datasetVersion: { select: { version: true } },
-      system: { select: { name: true, model: true, contextConfig: true, team: { select: { name: true, slug: true } } } },
+      score: { select: { computedAt: true } },
+      datasetVersion: { select: { version: true, rules: true } },
+      system: { select: { name: true, model: true, contextConfig: true, openWeights: true, openScaffold: true, team: { select: { name: true, slug: true } } } },
     },
   });
-  const scores = await scoresForSubmissions(rows.map((r) => r.id));
-  return rows.map((r) => ({
+  const [scores, runs, records] = await Promise.all([
+    scoresForSubmissions(rows.map((r) => r.id)),
+    entryRunCounts(rows),
+    storedChainRecords(rows.flatMap((r) => (r.score ? [{ id: r.id, computedAt: r.score.computedAt }] : []))),
+  ]);
+  // each waiting run on its own: its badges are its own, not its entry's public row's
+  const trust = await Promise.all(rows.map(async (r) => (await entriesTrust([[r]], parseColumn(versionRulesSchema, r.datasetVersion.rules, "DatasetVersion.rules"), records))[0]!));
+  return rows.map((r, i) => ({
     id: r.id,
     system: { name: r.system.name, model: r.system.model, contextConfig: r.system.contextConfig },
+    run: { run: r.run, of: runs.get(r.runOfId ?? r.id) ?? 1 },
+    badges: { ...trust[i]!, system: { openWeights: r.system.openWeights, openScaffold: r.system.openScaffold } },
     team: r.system.team,
     mode: modeSchema.parse(r.mode),
     datasetVersion: r.datasetVersion.version,
@@ -162,6 +191,8 @@ export type ReviewDecision = {
   submissionId: string;
   /** null when the submission is gone */
   system: string | null;
+  mode: Mode | null;
+  run: RunOfEntry | null;
   visibility: Visibility | null;
   reason: string | null;
   at: Date;
@@ -178,9 +209,10 @@ export async function recentReviewDecisions(viewer: Viewer | null, limit = 20): 
   });
   const subs = await db.submission.findMany({
     where: { id: { in: rows.map((r) => r.targetId) } },
-    select: { id: true, visibility: true, system: { select: { name: true } } },
+    select: { id: true, visibility: true, mode: true, run: true, runOfId: true, system: { select: { name: true } } },
   });
   const byId = new Map(subs.map((s) => [s.id, s]));
+  const runs = await entryRunCounts(subs);
   return rows.map((r) => {
     const s = byId.get(r.targetId);
     return {
@@ -189,6 +221,8 @@ export async function recentReviewDecisions(viewer: Viewer | null, limit = 20): 
       actor: r.actor?.username ?? r.actor?.name ?? null,
       submissionId: r.targetId,
       system: s?.system.name ?? null,
+      mode: s ? modeSchema.parse(s.mode) : null,
+      run: s ? { run: s.run, of: runs.get(s.runOfId ?? s.id) ?? 1 } : null,
       visibility: s ? visibilitySchema.parse(s.visibility) : null,
       reason: r.reason,
       at: r.createdAt,

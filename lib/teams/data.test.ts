@@ -287,7 +287,7 @@ describe("site administration", () => {
       ["root", false, true],
     ]);
     // newest first; entries written in the same millisecond may come in either order
-    const audit = view.audit.map((a) => [a.actor, a.action, a.target, a.reason]);
+    const audit = view.audit.rows.map((a) => [a.actor?.username, a.action, a.subject.label, a.reason]);
     expect(audit).toHaveLength(3);
     expect(audit).toEqual(
       expect.arrayContaining([

@@ -53,11 +53,11 @@ export async function reviewer(browser: Browser, username: string): Promise<Omit
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Uploads the demo's gold Oracle predictions through the API (by default for one chain); answers the new submission's id. */
+/** Uploads the demo's gold Oracle predictions through the API (by default for one chain; `runOf`: as the next run of that entry); answers the new submission's id. */
 export async function upload(
   request: APIRequestContext,
   actor: { token: string; system: string },
-  opts: { chains?: string | null; metadata?: object; predictions?: Buffer; trajectories?: Buffer } = {},
+  opts: { chains?: string | null; metadata?: object; predictions?: Buffer; trajectories?: Buffer; runOf?: string } = {},
 ): Promise<string> {
   const chains = opts.chains === undefined ? CHAIN : opts.chains;
   const res = await request.post("/api/v1/submissions", {
@@ -68,6 +68,7 @@ export async function upload(
       mode: "oracle",
       ...(chains ? { chains } : {}),
       ...(opts.metadata ? { metadata: JSON.stringify(opts.metadata) } : {}),
+      ...(opts.runOf ? { run_of: opts.runOf } : {}),
       ...(opts.trajectories ? { trajectories: { name: "trajectories.tar.gz", mimeType: "application/gzip", buffer: opts.trajectories } } : {}),
       predictions: { name: "gold.oracle.jsonl", mimeType: "application/x-ndjson", buffer: opts.predictions ?? readFileSync(GOLD_ORACLE) },
     },

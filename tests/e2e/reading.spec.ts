@@ -260,6 +260,10 @@ test("at 390 px the leaderboard shows rank, model, mode, per-bug % and chain %, 
   const table = page.locator("table#leaderboard");
   const shown = await table.locator("thead th").evaluateAll((ths) => ths.filter((t) => (t as HTMLElement).offsetParent !== null).map((t) => t.textContent!.replace(/[▲▼↕]/g, "").trim()));
   expect(shown).toEqual(["Rank", "Model", "Mode", "Per-bug %", "Chain %"]);
+  // the five columns fit the phone: the table's own box does not scroll sideways either, and nothing sticks out of it
+  const box = table.locator("xpath=..");
+  expect(await box.evaluate((b) => b.scrollWidth - b.clientWidth)).toBeLessThanOrEqual(0);
+  expect((await table.boundingBox())!.width).toBeLessThanOrEqual(390);
   // the first screen shows the table, not the filters
   const mode = page.getByLabel("Mode", { exact: true });
   await expect(mode).toBeHidden();
