@@ -25,6 +25,8 @@ import { env } from "@/env";
 import { pageRequest, type PageRequest } from "@/lib/forms/action";
 import { crossSiteProblem, siteOriginFromEnv } from "@/lib/http/requests";
 import { HSTS_HEADER, SECURITY_HEADERS } from "@/lib/site/security-headers";
+import { SITE_READY } from "@/lib/site/ready";
+import { warmUp } from "@/lib/site/warm-up";
 import { PAGE_BODY_LIMIT, addressProblem, declaredLengthProblem, isPagePost, normalAddress, pageBodyProblem, tooLarge } from "@/lib/site/request";
 
 const webHeaders = (req: IncomingMessage) =>
@@ -158,7 +160,14 @@ export async function startSite(argv: string[]): Promise<void> {
       if (!res.headersSent) refuse(res, { status: 500, error: "internal error" });
     }
   });
-  server.listen(port, values.hostname, () => {
-    process.stdout.write(`ChainSWE site ready on http://${values.hostname}:${port}\n`);
+  server.listen(port, values.hostname, async () => {
+    // each page viewed once before the site says it is ready, so no visitor's request waits while a route's
+    // code compiles (lib/site/warm-up.ts); `--dev` compiles pages on demand and is not warmed
+    if (!values.dev) {
+      const host = values.hostname === "0.0.0.0" || values.hostname === "::" ? "127.0.0.1" : values.hostname;
+      const warmed = await warmUp(`http://${host.includes(":") ? `[${host}]` : host}:${port}`, (line) => process.stderr.write(`${line}\n`));
+      process.stdout.write(`ChainSWE site: ${warmed.pages} pages warmed in ${(warmed.ms / 1000).toFixed(1)} s\n`);
+    }
+    process.stdout.write(`${SITE_READY} http://${values.hostname}:${port}\n`);
   });
 }

@@ -28,6 +28,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { SITE_READY } from "@/lib/site/ready";
 
 const { values: args } = parseArgs({
   options: {
@@ -66,7 +67,7 @@ async function waitFor(url: string, child: { exitCode: number | null }, output: 
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the site exited (${child.exitCode}):\n${output()}`);
     try {
-      if ((await fetch(url)).ok) return;
+      if (output().includes(SITE_READY) && (await fetch(url)).ok) return;
     } catch {
       // not listening yet
     }

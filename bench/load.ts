@@ -36,7 +36,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { assertEngine } from "@/evaluator/sandbox";
-import { ascending, buildSite, CHAINSWE, fmt, foreignSandboxes, freePort, quantile, removeSandboxesOf, run, SITE, start, stop, stopAll, waitFor, type Proc } from "./support";
+import { ascending, buildSite, CHAINSWE, fmt, foreignSandboxes, freePort, quantile, removeSandboxesOf, run, SITE, siteReady, start, stop, stopAll, waitFor, type Proc } from "./support";
 
 const { values: args } = parseArgs({
   options: {
@@ -194,7 +194,7 @@ async function startSite(url: string, workers: number): Promise<{ proc: Proc; ba
     },
     args.verbose,
   );
-  await waitFor("the site to answer", async () => (await fetch(`${base}/api/v1/leaderboard`).catch(() => null))?.ok === true, 90_000, proc, 250);
+  await waitFor("the site to be ready", () => siteReady(proc), 120_000, proc, 250);
   return { proc, base };
 }
 

@@ -9,12 +9,15 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { SITE_READY } from "@/lib/site/ready";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
 export const CHAINSWE = join(ROOT, "bin", "chainswe.mjs");
 export const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
 /** the site as demo.sh and deploy/ run it (server.ts) */
 export const SITE = join(ROOT, "bin", "site.mjs");
+/** A site started from SITE has warmed its pages and is ready (lib/site/warm-up.ts): a bench measures from then on. */
+export const siteReady = (site: Proc): boolean => site.log().includes(SITE_READY);
 
 export type Proc = { name: string; child: ChildProcess; log: () => string; exited: Promise<void> };
 

@@ -32,7 +32,7 @@ import { pathSegment } from "@/core/trajectory/layout";
 import { MAX_TRAJECTORY_LOG_BYTES } from "@/lib/submissions/trajectories";
 import type { Chain } from "@/core/schemas/dataset";
 import { otherClient, report } from "./stall-client";
-import { buildSite, CHAINSWE, fmt, freePort, ROOT, run, SITE, start, stop, waitFor } from "./support";
+import { buildSite, CHAINSWE, fmt, freePort, ROOT, run, SITE, siteReady, start, stop, waitFor } from "./support";
 
 const DATASET_PATH = "/api/v1/dataset";
 /** Node's flags for a profiled site: V8 writes the profiles at exit, so SIGTERM exits (without workers the site leaves it to Node, which writes none). */
@@ -154,7 +154,7 @@ export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS:
     opts.verbose,
   );
   try {
-    await waitFor("the site", async () => (await fetch(`${base}${DATASET_PATH}`).catch(() => null))?.ok ?? false, 60_000, site, 250);
+    await waitFor("the site", () => siteReady(site), 120_000, site, 250);
     // warm the routes measured (each compiles on first use) and the checking thread (it compiles its checker once)
     const warm = await predictionsFile(dir, bugs, 0, "warm.jsonl");
     const warmed = await upload(base, token, { system, dataset_version: "demo", mode: "seq" }, { predictions: warm });

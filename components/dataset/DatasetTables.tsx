@@ -11,14 +11,7 @@ import type { DatasetBugRow, DatasetChainRow, DatasetVersionRow, RepositoryRow }
 import { RATE_KEYS, type PositionSolveRate, type RatesByMode, type SolveRate } from "@/lib/dataset/solve-rates";
 import { utcDay } from "@/core/format";
 import { DataTable, type Column } from "@/components/ui/DataTable";
-
-export const datasetHref = (version: string, query: Record<string, string | undefined> = {}) => {
-  const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));
-  const qs = params.toString();
-  return `/dataset/${encodeURIComponent(version)}${qs ? `?${qs}` : ""}`;
-};
-
-export const chainHref = (version: string, chain: string) => `/dataset/${encodeURIComponent(version)}/chains/${encodeURIComponent(chain)}`;
+import { chainHref, datasetHref } from "@/lib/dataset/url";
 
 const RATE_LABELS = { all: "All", ...MODE_LABELS } as const;
 

@@ -25,3 +25,13 @@ export type DatasetVersionQuery = z.infer<typeof datasetVersionQuerySchema>;
 
 /** GET /api/v1/dataset/[version]/chains/[chain] */
 export const datasetChainQuerySchema = z.object({ format: formatParam });
+
+/** A version's page, with its query. */
+export const datasetHref = (version: string, query: Record<string, string | undefined> = {}) => {
+  const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));
+  const qs = params.toString();
+  return `/dataset/${encodeURIComponent(version)}${qs ? `?${qs}` : ""}`;
+};
+
+/** A chain's page in a version. */
+export const chainHref = (version: string, chain: string) => `/dataset/${encodeURIComponent(version)}/chains/${encodeURIComponent(chain)}`;

@@ -7,6 +7,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { SITE_READY } from "@/lib/site/ready";
 import { waitFor } from "@/lib/testing/wait";
 import { ROOT } from "@/lib/testing/demo-database";
 export { DEMO_VERSION, ROOT, chainswe, evaluatedDemoDatabase, freshDatabase } from "@/lib/testing/demo-database";
@@ -72,10 +73,8 @@ export async function startSite(opts: { dbUrl: string; port: number; env?: Recor
       `the site to answer on ${url}`,
       async () => {
         if (child.exitCode !== null) throw new Error(`the site exited (${child.exitCode})`);
-        return fetch(`${url}/`).then(
-          (res) => res.ok,
-          () => false, // not listening yet
-        );
+        // warmed and ready (lib/site/warm-up.ts): the tests' first views are no site's first
+        return text.includes(SITE_READY);
       },
       { timeoutMs: 180_000, everyMs: 250 },
     );

@@ -16,7 +16,7 @@ import { FailureChainError } from "@/components/submissions/FailureChainError";
 import { FailureFileSets } from "@/components/submissions/FailureFileSets";
 import { FailureNav } from "@/components/submissions/FailureNav";
 import { FailureOutcomes } from "@/components/submissions/FailureOutcomes";
-import { chainHref } from "@/components/dataset/DatasetTables";
+import { chainHref } from "@/lib/dataset/url";
 import { MODE_LABELS } from "@/core/scoring/format";
 import { getViewer } from "@/lib/auth/viewer";
 import { getFailurePage, type FailurePage } from "@/lib/submissions/failure";
