@@ -137,7 +137,8 @@ export async function startSite(argv: string[]): Promise<void> {
     if (store.refusal) return refuse(res, store.refusal);
     // judged and served as one address: "/api/../teams" is the page /teams, gate included
     const url = (req.url = normalAddress(req.url ?? "/"));
-    if (isPagePost(req.method, url)) {
+    const serverAction = "next-action" in req.headers;
+    if (isPagePost({ method: req.method, url, serverAction })) {
       const crossSite = crossSiteProblem(webHeaders(req), siteOriginFromEnv());
       if (crossSite) return refuse(res, { status: 403, error: crossSite });
       const declared = declaredLengthProblem(req.headers["content-length"]);
@@ -148,7 +149,7 @@ export async function startSite(argv: string[]): Promise<void> {
       }
       const body = await readBody(req, res);
       if (!body) return;
-      store.refusal = await pageBodyProblem({ contentType: req.headers["content-type"], serverAction: "next-action" in req.headers }, body);
+      store.refusal = await pageBodyProblem({ contentType: req.headers["content-type"], serverAction }, body);
       if (store.refusal) return refuse(res, store.refusal);
       req = replayed(req, body);
       answerRefusalInstead(res, store);

@@ -40,7 +40,7 @@ describe("normalAddress", () => {
       ["/_next/./../api/../teams/./acme", "/teams/acme"],
     ]) {
       expect(normalAddress(raw!), raw).toBe(normal);
-      expect(isPagePost("POST", normalAddress(raw!)), raw).toBe(true);
+      expect(isPagePost({ method: "POST", url: normalAddress(raw!), serverAction: false }), raw).toBe(true);
     }
   });
 
@@ -56,12 +56,18 @@ describe("normalAddress", () => {
 
 describe("isPagePost and declaredLengthProblem", () => {
   it("gates posts to pages, not the API (its handlers stream and check their own bodies) nor reads", () => {
-    expect(isPagePost("POST", "/teams")).toBe(true);
-    expect(isPagePost("PUT", "/signup")).toBe(true);
-    expect(isPagePost("POST", "/api/v1/submissions")).toBe(false);
-    expect(isPagePost("POST", "/_next/data/x")).toBe(false);
-    expect(isPagePost("GET", "/teams")).toBe(false);
-    expect(isPagePost("HEAD", "/teams")).toBe(false);
+    expect(isPagePost({ method: "POST", url: "/teams", serverAction: false })).toBe(true);
+    expect(isPagePost({ method: "PUT", url: "/signup", serverAction: false })).toBe(true);
+    expect(isPagePost({ method: "POST", url: "/api/v1/submissions", serverAction: false })).toBe(false);
+    expect(isPagePost({ method: "POST", url: "/_next/data/x", serverAction: false })).toBe(false);
+    expect(isPagePost({ method: "GET", url: "/teams", serverAction: false })).toBe(false);
+    expect(isPagePost({ method: "HEAD", url: "/teams", serverAction: false })).toBe(false);
+  });
+
+  it("gates every request that names a server action, whatever its address or method", () => {
+    for (const url of ["/api/v1/submissions", "/_next/data/x", "/_next/static/x.js", "/teams"]) {
+      for (const method of ["POST", "PUT", "GET", "HEAD", "OPTIONS"]) expect(isPagePost({ method, url, serverAction: true }), `${method} ${url}`).toBe(true);
+    }
   });
 
   it("refuses a declared length over the limit with 413 before reading", () => {

@@ -49,10 +49,16 @@ export function normalAddress(url: string): string {
   return normal === path ? url : normal + rest;
 }
 
-/** Posts to pages (server actions, forms) have bodies this server checks; the API's route handlers check their own. */
-export function isPagePost(method: string | undefined, url: string): boolean {
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
-  return !/^\/(api|_next)\//.test(url);
+/**
+ * Posts to pages (server actions, forms) have bodies this server checks; the API's route handlers check their own.
+ * A request that names a server action (a Next-Action header) is judged as a page post whatever its address or
+ * method: Next.js looks for the action by that header, so an address under /api/ or /_next/ must not carry it
+ * past the origin and body checks.
+ */
+export function isPagePost(req: { method: string | undefined; url: string; serverAction: boolean }): boolean {
+  if (req.serverAction) return true;
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return false;
+  return !/^\/(api|_next)\//.test(req.url);
 }
 
 /** A declared length over the limit, refused before the body is read. */

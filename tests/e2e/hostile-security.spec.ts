@@ -97,6 +97,15 @@ test("a path through /api/.. or /_next/.. is the page it reaches, behind the sam
     expect(badBody.status, `${path} with a bad body: ${badBody.body.slice(0, 200)}`).toBe(400);
     expect(JSON.parse(badBody.body)).toEqual({ error: "malformed form submission: expected a form (multipart/form-data or application/x-www-form-urlencoded), got text/plain" });
   }
+  // a request naming a server action is a page post wherever it is sent: Next.js finds the action by the header
+  for (const path of ["/api/v1/dataset", "/_next/static/x.js", "/api/auth/session"]) {
+    for (const method of ["POST", "PUT"]) {
+      const crossSite = await rawRequest(baseURL!, method, path, { "content-type": "text/plain", "next-action": "0".repeat(42) }, "x");
+      expect(crossSite.status, `${method} ${path} naming an action without an Origin`).toBe(403);
+      const badBody = await rawRequest(baseURL!, method, path, { origin: baseURL!, "content-type": "text/plain", "next-action": "0".repeat(42) }, "[{");
+      expect(badBody.status, `${method} ${path} naming an action, with a bad body`).toBe(400);
+    }
+  }
   // and a read there is the page, as a browser would have asked for it
   const page = await rawRequest(baseURL!, "GET", "/api/../signup", {});
   expect(page.status).toBe(200);
