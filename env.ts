@@ -66,6 +66,8 @@ export const envSchema = z.object({
   CHAINSWE_HSTS: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   /** submissions a team (and a user) may make per 24 hours, counted on arrival: cancelled, failed and deleted ones count too */
   CHAINSWE_DAILY_QUOTA: int(20),
+  /** chains a user may propose per 24 hours (each is validated by n gold replays on the workers), counted on arrival */
+  CHAINSWE_DAILY_PROPOSED_CHAINS: int(20),
   /** what a team's submissions (predictions, trajectories, test logs), and one user's uploads across their teams, may store */
   CHAINSWE_TEAM_STORAGE_MB: int(2048),
   /** days a cancelled submission's stored data is kept before the site deletes it (its audit rows stay) */

@@ -9,12 +9,19 @@
  * Then, before anything is stored: no chain or instance id the version (or
  * another open proposal for it) already holds, and every image on the
  * workers' engine or pullable. One transaction stores the proposal, its chains
- * and their validation jobs; a refusal stores nothing.
+ * and their validation jobs, and counts the chains against the proposer's
+ * daily quota (CHAINSWE_DAILY_PROPOSED_CHAINS) and their bytes against the
+ * proposer's storage limit; a refusal stores nothing but a refused-upload event.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { db } from "@/db/client";
+import type { Tx } from "@/db/tx";
+import { env } from "@/env";
+import { canonicalJson } from "@/core/grading/version";
+import { assertStorageRoom } from "@/lib/submissions/storage";
+import { proposedChainsQuotaError, proposedChainsUse, recordProposedChains, recordRefusedUpload } from "@/lib/submissions/quota";
 import { FieldError, InputError, LimitError, UnauthorizedError, EnvironmentError, type InputIssue } from "@/core/errors";
 import type { Chain } from "@/core/schemas/dataset";
 import { tooLarge } from "@/evaluator/dataset/records";
@@ -85,10 +92,42 @@ async function imageIssues(loaded: Loaded, checks: ProposalChecks): Promise<Inpu
  * LimitError (413) or InputError (every bad record, line and field named);
  * nothing is stored when it throws.
  */
-export async function receiveProposal(viewer: Viewer | null, req: Request, opts: { limits?: IntakeLimits; checks?: ProposalChecks } = {}): Promise<ReceivedProposal> {
+export async function receiveProposal(
+  viewer: Viewer | null,
+  req: Request,
+  opts: { limits?: IntakeLimits; checks?: ProposalChecks; dailyChains?: number; now?: Date } = {},
+): Promise<ReceivedProposal> {
   if (!viewer) throw new UnauthorizedError();
   const limits = opts.limits ?? intakeLimitsFromEnv();
   const checks = opts.checks ?? { missingImages };
+  const dailyChains = opts.dailyChains ?? env().CHAINSWE_DAILY_PROPOSED_CHAINS;
+  const now = opts.now ?? new Date();
+  // the proposer's daily quota of chains and their storage: before reading (one chain must fit), and again in the
+  // storing transaction with the proposal's chains and bytes, behind the user's row lock, so racing uploads cannot share a slot
+  const admit = async (client: Tx | typeof db, chains: number, bytes: number) => {
+    if (client !== db) await client.$executeRaw`UPDATE "User" SET "name" = "name" WHERE "id" = ${viewer.id}`;
+    const quota = await proposedChainsUse(viewer.id, now, client);
+    if (quota.used + chains > dailyChains) throw proposedChainsQuotaError(dailyChains, quota.used, chains, quota.freesAt, now);
+    await assertStorageRoom({ userId: viewer.id }, "you", bytes, limits.storageBytes, client);
+    if (client !== db) await recordProposedChains(client, viewer.id, chains, now);
+  };
+  await admit(db, 1, 0);
+  try {
+    return await receiveAdmitted(viewer, req, limits, checks, admit);
+  } catch (e) {
+    // a refusal costs the proposer a little quota too: checking a file costs the site as much as storing it
+    if (e instanceof InputError || e instanceof FieldError || (e instanceof LimitError && e.status === 413)) await recordRefusedUpload(viewer.id, now);
+    throw e;
+  }
+}
+
+async function receiveAdmitted(
+  viewer: Viewer,
+  req: Request,
+  limits: IntakeLimits,
+  checks: ProposalChecks,
+  admit: (client: Tx, chains: number, bytes: number) => Promise<void>,
+): Promise<ReceivedProposal> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (declared > limits.maxUploadBytes + 2 * 1024 * 1024) throw tooLarge(limits.maxUploadBytes, CHAINS_FIELD);
   const dir = await mkdtemp(join(tmpdir(), "chainswe-proposal-"));
@@ -110,9 +149,11 @@ export async function receiveProposal(viewer: Viewer | null, req: Request, opts:
     const missing = await imageIssues(loaded, checks);
     if (missing.length) throw new InputError(file.name, missing);
     const warnings = loaded.warnings.map((w) => w.replaceAll(file.path, file.name));
-    const id = await db.$transaction((tx) =>
-      storeProposal(tx, { datasetVersionId: version.id, proposedById: viewer.id, fileName: file.name, sha256: loaded.sha256, warnings, chains: loaded.chains }),
-    );
+    const bytes = loaded.chains.reduce((sum, chain) => sum + Buffer.byteLength(canonicalJson(chain)), 0);
+    const id = await db.$transaction(async (tx) => {
+      await admit(tx, loaded.chains.length, bytes);
+      return storeProposal(tx, { datasetVersionId: version.id, proposedById: viewer.id, fileName: file.name, sha256: loaded.sha256, warnings, chains: loaded.chains });
+    });
     return { id, chains: loaded.chains.length, warnings, url: `/dataset/proposals/${id}` };
   } catch (e) {
     if (e instanceof LimitError && e.status === 413 && !e.field) throw new LimitError(e.message, 413, CHAINS_FIELD);

@@ -10,7 +10,7 @@ import { mkdtemp } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { FieldError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from "@/core/errors";
+import { FieldError, ForbiddenError, InputError, LimitError, NotFoundError, UnauthorizedError } from "@/core/errors";
 import { openTestDb, testViewer, TEST_QUEUE_POLICY, type TestDb } from "@/lib/testing/test-db";
 import { jsonl, proposedChain } from "@/lib/testing/proposed-chains";
 import type { IntakeLimits } from "@/lib/submissions/intake";
@@ -45,6 +45,8 @@ afterAll(async () => t?.close());
 
 beforeEach(async () => {
   await t.db.chainProposal.deleteMany();
+  // each test starts with the proposers' daily quotas unused
+  await t.db.rateEvent.deleteMany();
 });
 
 function upload(file: string | Blob | null, fields: Record<string, string> = { dataset_version: "v1" }, part = "chains"): Request {
@@ -68,6 +70,54 @@ async function refused(p: Promise<unknown>) {
   expect(await stored()).toEqual(NOTHING);
   return e;
 }
+
+describe("the proposer's daily quota of chains and storage", () => {
+  const proposeWith = (file: string, opts: { dailyChains?: number; storageBytes?: number; viewer?: Viewer }) =>
+    intake.receiveProposal(opts.viewer ?? alice, upload(file), {
+      limits: { ...LIMITS, storageBytes: opts.storageBytes ?? LIMITS.storageBytes },
+      checks: ALL_PRESENT,
+      dailyChains: opts.dailyChains ?? 3,
+    });
+
+  it("counts every proposed chain on arrival: a proposal past the quota is refused (429) whole, and neither deleting nor rejecting gives a slot back", async () => {
+    await proposeWith(jsonl([proposedChain("inikit", "q1"), proposedChain("moneyx", "q1")]), {});
+    const over = (await proposeWith(jsonl([proposedChain("inikit", "q2"), proposedChain("moneyx", "q2")]), {}).catch((e: unknown) => e)) as LimitError;
+    expect(over).toBeInstanceOf(LimitError);
+    expect(over.status).toBe(429);
+    expect(over.message).toContain("daily quota of 3 proposed chain(s)");
+    expect(over.message).toContain("CHAINSWE_DAILY_PROPOSED_CHAINS");
+    expect(over.message).toContain("this proposal has 2 chains and 1 remain");
+    expect(await stored()).toEqual({ proposals: 1, chains: 2, jobs: 2 });
+    // the last slot still takes a one-chain proposal
+    await proposeWith(jsonl([proposedChain("inikit", "q3")]), {});
+    // what was stored is gone, but what arrived still counts
+    await t.db.chainProposal.deleteMany();
+    const full = (await proposeWith(jsonl([proposedChain("inikit", "q4")]), {}).catch((e: unknown) => e)) as LimitError;
+    expect(full).toMatchObject({ status: 429 });
+    expect(await stored()).toEqual(NOTHING);
+    // another user's quota is their own
+    const carol = await testViewer(t, "carol-q", null);
+    await expect(proposeWith(jsonl([proposedChain("inikit", "q5")]), { viewer: carol })).resolves.toMatchObject({ chains: 1 });
+  });
+
+  it("counts refused uploads at a quarter of a chain, so refusals are not free to repeat", async () => {
+    for (let i = 0; i < 4; i++) await expect(proposeWith("{not json\n", { dailyChains: 1 })).rejects.toBeInstanceOf(InputError);
+    const e = (await proposeWith(jsonl([proposedChain("inikit", "r1")]), { dailyChains: 1 }).catch((e: unknown) => e)) as LimitError;
+    expect(e).toMatchObject({ status: 429 });
+    expect(await stored()).toEqual(NOTHING);
+  });
+
+  it("refuses (413) a proposal that would take its proposer past the storage limit, with what they store named, and stores nothing", async () => {
+    const chain = proposedChain("inikit", "s1");
+    const bytes = Buffer.byteLength(JSON.stringify(chain));
+    await proposeWith(jsonl([chain]), { storageBytes: 10 * bytes });
+    const e = (await proposeWith(jsonl([proposedChain("moneyx", "s2")]), { storageBytes: bytes + 100 }).catch((e: unknown) => e)) as LimitError;
+    expect(e).toBeInstanceOf(LimitError);
+    expect(e.status).toBe(413);
+    expect(e.message).toMatch(/^you store [0-9.]+ KB of submissions and chain proposals; this upload would add [0-9.]+ KB, past your storage limit/);
+    expect(await stored()).toEqual({ proposals: 1, chains: 1, jobs: 1 });
+  });
+});
 
 describe("intake", () => {
   it("stores a proposal of two new chains, each with a queued validation job, readable by its proposer and reviewers only", async () => {
@@ -225,6 +275,24 @@ describe("review", () => {
     await expect(review.reviewProposedChain(bob, aliceChain, { decision: "accept", reason: "x" })).rejects.toThrow(NotFoundError);
     expect(await t.db.proposedChain.count({ where: { review: { not: "pending" } } })).toBe(0);
     expect(await review.reviewProposedChain(rita, aliceChain, { decision: "reject", reason: "out of scope" })).toBe("rejected");
+  });
+
+  it("nor does a reviewer who was ever on a team with the proposer, or who is invited to one of the proposer's teams", async () => {
+    const byAlice = await propose(jsonl([proposedChain("inikit", "tie")]));
+    await validate();
+    const chainId = (await data.getProposal(alice, byAlice.id)).chains[0]!.id;
+    const acme = (await t.db.team.findUniqueOrThrow({ where: { slug: "acme" } })).id;
+    // left the proposer's team (as the member form records it): still tied
+    const former = await testViewer(t, "fred-former", null, { isReviewer: true });
+    await t.db.formerMember.create({ data: { teamId: acme, userId: former.id, role: "member", joinedAt: new Date(Date.now() - 86_400_000) } });
+    await expect(review.reviewProposedChain(former, chainId, { decision: "accept", reason: "x" })).rejects.toThrow(/you were a member of a team of the proposer/);
+    // invited, not yet accepted: tied
+    const invitee = await testViewer(t, "ivy-invited", null, { isReviewer: true });
+    await t.db.teamInvitation.create({ data: { teamId: acme, userId: invitee.id, role: "member", invitedById: alice.id } });
+    await expect(review.reviewProposedChain(invitee, chainId, { decision: "accept", reason: "x" })).rejects.toThrow(/you are invited to a team of the proposer/);
+    expect(await t.db.proposedChain.count({ where: { review: { not: "pending" } } })).toBe(0);
+    // a reviewer with no tie decides
+    expect(await review.reviewProposedChain(rita, chainId, { decision: "accept", reason: "stable" })).toBe("accepted");
   });
 
   it("refuses a malformed decision naming the field", async () => {

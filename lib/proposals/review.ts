@@ -15,6 +15,7 @@ import { FieldError, ForbiddenError, NotFoundError } from "@/core/errors";
 import { proposalReviewSchema, proposedChainStatusSchema, type AuditAction, type ProposalReview, type ProposedChainStatus } from "@/core/schemas/columns";
 import { canReview, type Viewer } from "@/lib/authz";
 import { decisionConflict, NO_TIES, REVIEW_REASON_MAX, type SubmissionRole } from "@/lib/submissions/visibility";
+import { openInvitationsSince } from "@/lib/teams/invitations";
 
 export const proposalDecisionRequestSchema = z.object({
   decision: z.enum(["accept", "reject"], { error: 'expected "accept" or "reject"' }),
@@ -48,12 +49,31 @@ function parseDecision(input: unknown): ProposalDecisionRequest {
   throw new FieldError(String(issue.path[0]), issue.message);
 }
 
-/** The viewer's role toward a proposal: its proposer (tookPart), or on a team with the proposer now (team). */
-async function roleFor(viewer: Viewer, proposedById: string | null): Promise<SubmissionRole> {
+/**
+ * The viewer's role toward a proposal, as a submission's ties are weighed: its proposer (tookPart); on a team
+ * with the proposer now (team); ever on a team with the proposer, either of them having left it (formerMember);
+ * or holding an open invitation to a team the proposer is on (invited).
+ */
+async function roleFor(viewer: Viewer, proposedById: string | null, now: Date): Promise<SubmissionRole> {
   const reviewer = canReview(viewer);
   if (viewer.id === proposedById) return { team: false, reviewer, ties: { ...NO_TIES, tookPart: true } };
-  const shared = proposedById ? await db.teamMember.count({ where: { userId: proposedById, teamId: { in: viewer.teams.map((t) => t.id) } } }) : 0;
-  return { team: shared > 0, reviewer, ties: NO_TIES };
+  if (!proposedById) return { team: false, reviewer, ties: NO_TIES };
+  const teamsOf = async (userId: string) => {
+    const [members, former] = await Promise.all([
+      db.teamMember.findMany({ where: { userId }, select: { teamId: true } }),
+      db.formerMember.findMany({ where: { userId }, select: { teamId: true } }),
+    ]);
+    return { current: new Set(members.map((m) => m.teamId)), ever: new Set([...members, ...former].map((m) => m.teamId)) };
+  };
+  const [mine, theirs, invitations] = await Promise.all([
+    teamsOf(viewer.id),
+    teamsOf(proposedById),
+    db.teamInvitation.findMany({ where: { userId: viewer.id, createdAt: { gt: openInvitationsSince(now) } }, select: { teamId: true } }),
+  ]);
+  const team = [...mine.current].some((id) => theirs.current.has(id));
+  const formerMember = !team && [...mine.ever].some((id) => theirs.ever.has(id));
+  const invited = invitations.some((i) => theirs.current.has(i.teamId));
+  return { team, reviewer, ties: { ...NO_TIES, formerMember, invited } };
 }
 
 /** Accepts or rejects the proposed chain for the viewer; answers the new review. NotFoundError when the viewer may not read it. */
@@ -63,7 +83,7 @@ export async function reviewProposedChain(viewer: Viewer | null, proposedChainId
   if (!chain || !viewer || (viewer.id !== proposedById && !canReview(viewer))) throw new NotFoundError("proposed chain");
   const request = parseDecision(input);
   const review = proposalReviewSchema.parse(chain.review);
-  const d = proposalDecision(request, { status: proposedChainStatusSchema.parse(chain.status), review }, await roleFor(viewer, proposedById));
+  const d = proposalDecision(request, { status: proposedChainStatusSchema.parse(chain.status), review }, await roleFor(viewer, proposedById, now));
   if (!d.ok) throw new ForbiddenError(d.message);
   await db.$transaction(async (tx) => {
     const changed = await tx.proposedChain.updateMany({

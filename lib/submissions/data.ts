@@ -14,12 +14,11 @@ import type { PredictionLimits } from "@/evaluator/dataset/predictions";
 import { cancelEvaluation, enqueueChains, type CancelOutcome } from "@/jobs/queue/lifecycle";
 import { textBytes } from "@/jobs/queue/results";
 import type { Tx } from "@/db/tx";
-import { env } from "@/env";
 import { db, isUniqueViolation } from "@/db/client";
-import { dbEngine } from "@/db/schema";
 import { Prisma } from "@/db/generated/prisma/client";
 import { FieldError } from "@/core/errors";
 import { RUN_OF_FIELD } from "@/lib/submissions/request";
+import { utf8Bytes } from "@/lib/submissions/storage";
 import { ruleBreachesSchema, runManifestSchema, versionRulesSchema, type RuleBreach, type RunManifest, type TestEditPolicy } from "@/core/schemas/manifest";
 import { columnJson, parseColumn, submissionMetadataSchema, splitSchema, type Split, type SubmissionMetadata } from "@/core/schemas/columns";
 import type { Chain } from "@/core/schemas/dataset";
@@ -228,8 +227,7 @@ export async function createSubmission(input: NewSubmission): Promise<CreatedSub
 /** The UTF-8 bytes of texts the upload-checking thread staged, summed by the database where they lie (none of them crosses this thread). */
 async function stagedBytes(ids: string[]): Promise<number> {
   if (!ids.length) return 0;
-  const bytes = dbEngine(env().DATABASE_URL) === "postgresql" ? Prisma.sql`octet_length("text")` : Prisma.sql`length(CAST("text" AS BLOB))`;
-  const [row] = await db.$queryRaw<{ n: bigint | number | null }[]>`SELECT SUM(${bytes}) AS n FROM "StagedText" WHERE "id" IN (${Prisma.join(ids)})`;
+  const [row] = await db.$queryRaw<{ n: bigint | number | null }[]>`SELECT SUM(${utf8Bytes(Prisma.sql`"text"`)}) AS n FROM "StagedText" WHERE "id" IN (${Prisma.join(ids)})`;
   return Number(row?.n ?? 0);
 }
 

@@ -351,7 +351,7 @@ describe("receiveSubmission: fields, ownership and limits", () => {
     const system = await t.db.system.create({ data: { teamId: team.id, name: "three agent", model: "m", scaffold: "s", contextConfig: "Baseline" } });
     const { viewerById } = await import("@/lib/accounts/users");
     const mine = await refused(upload(lines(goldLines), { system: system.id }), LimitError, (await viewerById(alice.id))!, limits);
-    expect(mine.message).toMatch(/^you store [\d.]+ KB of submissions; this upload would add/);
+    expect(mine.message).toMatch(/^you store [\d.]+ KB of submissions and chain proposals; this upload would add/);
     // a team at its limit is told before its upload is checked
     await expect(intake.receiveSubmission(alice, upload("{not json\n"), { limits: { ...limits, storageBytes: Number(uploadBytes) } })).rejects.toMatchObject({ status: 413 });
     await intake.receiveSubmission(bob, upload(lines(goldLines), { system: otherSystem }), { limits });

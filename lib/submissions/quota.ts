@@ -24,11 +24,11 @@ const arrivalKey = (scope: QuotaScope) => ("teamId" in scope ? `submission:team:
 
 /** How much of the daily quota is used, and when the oldest counted upload stops counting. */
 export async function quotaUse(scope: QuotaScope, now: Date, client: Tx | typeof db = db): Promise<{ used: number; freesAt: Date | null }> {
-  const arrivals = await client.rateEvent.findMany({
-    where: { key: arrivalKey(scope), at: { gt: new Date(now.getTime() - DAY_MS) } },
-    orderBy: { at: "asc" },
-    select: { at: true },
-  });
+  return arrivalsSince(arrivalKey(scope), now, client);
+}
+
+async function arrivalsSince(key: string, now: Date, client: Tx | typeof db): Promise<{ used: number; freesAt: Date | null }> {
+  const arrivals = await client.rateEvent.findMany({ where: { key, at: { gt: new Date(now.getTime() - DAY_MS) } }, orderBy: { at: "asc" }, select: { at: true } });
   return { used: arrivals.length, freesAt: arrivals[0] ? new Date(arrivals[0].at.getTime() + DAY_MS) : null };
 }
 
@@ -45,21 +45,25 @@ export async function recordArrival(tx: Tx, by: { teamId: string; userId: string
 const REFUSED_PER_SUBMISSION = 4;
 const refusedKey = (userId: string) => `refused-upload:${userId}`;
 
-/** The user's quota use: their submissions, and their refused uploads at their weight. */
+/** The user's quota use: their submissions, and their refused uploads (predictions or proposals) at their weight. */
 export async function userQuotaUse(userId: string, now: Date, client: Tx | typeof db): Promise<{ used: number; freesAt: Date | null }> {
-  const own = await quotaUse({ userId }, now, client);
+  return withRefused(userId, await quotaUse({ userId }, now, client), now);
+}
+
+async function withRefused(userId: string, own: { used: number; freesAt: Date | null }, now: Date): Promise<{ used: number; freesAt: Date | null }> {
   const refused = await rateStore().list(refusedKey(userId), now.getTime() - DAY_MS);
   return { used: own.used + Math.floor(refused.length / REFUSED_PER_SUBMISSION), freesAt: own.freesAt ?? (refused[0] ? new Date(refused[0] + DAY_MS) : null) };
 }
 
 export function quotaError(who: string, quota: number, freesAt: Date | null, now: Date): LimitError {
-  const when = freesAt
-    ? `; the next one frees up at ${utcMinute(freesAt)} UTC (in ${waitText(freesAt.getTime() - now.getTime())})`
-    : "";
+  const when = freesText(freesAt, now);
   const arrival = "counted on arrival: cancelled, failed and deleted ones count too";
   const counted = who === "you have" ? `${arrival}; ${REFUSED_PER_SUBMISSION} refused uploads count as one` : arrival;
   return new LimitError(`${who} used ${who === "you have" ? "your" : "its"} daily quota of ${quota} submission(s) in the last 24 hours (${counted})${when}`, 429);
 }
+
+const freesText = (freesAt: Date | null, now: Date): string =>
+  freesAt ? `; the next one frees up at ${utcMinute(freesAt)} UTC (in ${waitText(freesAt.getTime() - now.getTime())})` : "";
 
 function waitText(ms: number): string {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
@@ -69,4 +73,32 @@ function waitText(ms: number): string {
 /** Counts a refused upload against its user's quota (at 1/REFUSED_PER_SUBMISSION). */
 export async function recordRefusedUpload(userId: string, now: Date): Promise<void> {
   await rateStore().add(refusedKey(userId), now.getTime(), now.getTime() - DAY_MS);
+}
+
+/**
+ * The daily quota of proposed chains (CHAINSWE_DAILY_PROPOSED_CHAINS), per user:
+ * each proposed chain costs the workers n gold replays, so each counts on
+ * arrival (one event per chain, in the transaction that stores the proposal),
+ * whatever its validation and review come to; refused uploads count here too,
+ * at the same weight as against the submission quota.
+ */
+const proposedKey = (userId: string) => `proposed-chain:user:${userId}`;
+
+export async function proposedChainsUse(userId: string, now: Date, client: Tx | typeof db): Promise<{ used: number; freesAt: Date | null }> {
+  return withRefused(userId, await arrivalsSince(proposedKey(userId), now, client), now);
+}
+
+/** Counts a stored proposal's chains against its proposer's daily quota; in the transaction that stores it. */
+export async function recordProposedChains(tx: Tx, userId: string, chains: number, now: Date): Promise<void> {
+  await tx.rateEvent.createMany({ data: Array.from({ length: chains }, () => ({ key: proposedKey(userId), at: now })) });
+}
+
+export function proposedChainsQuotaError(quota: number, used: number, adding: number, freesAt: Date | null, now: Date): LimitError {
+  const when = freesText(freesAt, now);
+  const left = Math.max(0, quota - used);
+  const asked = adding > 1 ? `; this proposal has ${adding} chains and ${left} remain` : "";
+  return new LimitError(
+    `you have used your daily quota of ${quota} proposed chain(s) in the last 24 hours (CHAINSWE_DAILY_PROPOSED_CHAINS; counted on arrival, refused and rejected ones too; ${REFUSED_PER_SUBMISSION} refused uploads count as one)${asked}${when}`,
+    429,
+  );
 }

@@ -10,15 +10,31 @@
 import type { Tx } from "@/db/tx";
 import { db } from "@/db/client";
 import { LimitError } from "@/core/errors";
+import { Prisma } from "@/db/generated/prisma/client";
+import { dbEngine } from "@/db/schema";
+import { env } from "@/env";
 
 /** Whose submissions count together against one limit: a team's, or those a user uploaded. */
 export type StorageScope = { teamId: string } | { userId: string };
 
-/** The bytes the scope's submissions store. */
+/** The bytes the scope's submissions store; a user's chain proposals (records and validation logs) count for the user too. */
 export async function storageUse(scope: StorageScope, client: Tx | typeof db = db): Promise<number> {
   const where = "teamId" in scope ? { system: { teamId: scope.teamId } } : { submittedById: scope.userId };
   const sum = await client.submission.aggregate({ where, _sum: { uploadBytes: true, resultBytes: true } });
-  return Number(sum._sum.uploadBytes ?? 0n) + Number(sum._sum.resultBytes ?? 0n);
+  const proposed = "userId" in scope ? await proposedBytes(scope.userId, client) : 0;
+  return Number(sum._sum.uploadBytes ?? 0n) + Number(sum._sum.resultBytes ?? 0n) + proposed;
+}
+
+/** The UTF-8 bytes of a text column, as each engine counts them (SQLite's length() counts characters of a text). */
+export const utf8Bytes = (column: Prisma.Sql): Prisma.Sql =>
+  dbEngine(env().DATABASE_URL) === "postgresql" ? Prisma.sql`octet_length(${column})` : Prisma.sql`length(CAST(${column} AS BLOB))`;
+
+/** What the user's chain proposals store: each chain's record and its validation's logs, summed by the database. */
+async function proposedBytes(userId: string, client: Tx | typeof db): Promise<number> {
+  const [row] = await client.$queryRaw<{ n: bigint | number | null }[]>`
+    SELECT SUM(${utf8Bytes(Prisma.sql`pc."record"`)} + ${utf8Bytes(Prisma.sql`pc."log"`)}) AS n
+    FROM "ProposedChain" pc JOIN "ChainProposal" p ON p."id" = pc."proposalId" WHERE p."proposedById" = ${userId}`;
+  return Number(row?.n ?? 0);
 }
 
 const size = (bytes: number): string =>
@@ -34,7 +50,7 @@ export async function assertStorageRoom(scope: StorageScope, who: string, adding
   const mine = who === "you";
   const added = adding === 0 ? "" : `; this upload would add ${size(adding)}`;
   throw new LimitError(
-    `${mine ? "you store" : `${who} stores`} ${size(used)} of submissions${added}, past ${mine ? "your" : "its"} storage limit of ${size(limit)} (CHAINSWE_TEAM_STORAGE_MB): ` +
+    `${mine ? "you store" : `${who} stores`} ${size(used)} of ${mine ? "submissions and chain proposals" : "submissions"}${added}, past ${mine ? "your" : "its"} storage limit of ${size(limit)} (CHAINSWE_TEAM_STORAGE_MB): ` +
       `delete private submissions ${mine ? "you" : "it"} no longer need${mine ? "" : "s"}`,
     413,
   );
