@@ -3,6 +3,7 @@
  * shown once when created; only its sha256 is stored (a random 32-byte token
  * needs no slow hash), so a leaked database leaks no usable token.
  */
+import { countCreation } from "@/lib/accounts/creation-limits";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { oneLine } from "@/core/schemas/text";
@@ -22,6 +23,7 @@ const tokenHash = (token: string) => createHash("sha256").update(token).digest("
 /** Creates a token for the user and returns it: the only time it is seen. */
 export async function createApiToken(userId: string, input: z.input<typeof newApiTokenSchema>): Promise<{ id: string; token: string }> {
   const { name, scopes } = newApiTokenSchema.parse(input);
+  await countCreation("api_token", userId);
   const token = PREFIX + randomBytes(32).toString("base64url");
   const row = await db.apiToken.create({
     data: { userId, name, tokenHash: tokenHash(token), scopes: columnJson(apiTokenScopesSchema, scopes) },

@@ -11,6 +11,7 @@
  * A team always keeps at least one admin: the change that would leave it with
  * none (the last admin leaving or demoting themself) is refused.
  */
+import { countCreation } from "@/lib/accounts/creation-limits";
 import { z } from "zod";
 import { oneLine } from "@/core/schemas/text";
 import { isTeamAdmin, isTeamMember } from "@/lib/authz";
@@ -127,6 +128,7 @@ export async function createTeam(viewer: Viewer | null, input: z.input<typeof ne
   const slug = teamSlug(name);
   const taken = await db.team.findFirst({ where: { OR: [{ name }, { slug }] }, select: { name: true } });
   if (taken) throw teamNameTaken(taken.name);
+  await countCreation("team", viewer.id);
   try {
     return await db.team.create({
       data: { name, slug, members: { create: { userId: viewer.id, role: "admin" } } },

@@ -5,6 +5,7 @@
  * and tests; `createSystem` / `updateSystem` are the team page's, and check the
  * viewer themselves.
  */
+import { countCreation } from "@/lib/accounts/creation-limits";
 import { z } from "zod";
 import { oneLine } from "@/core/schemas/text";
 import { daySchema } from "@/core/scoring/window";
@@ -199,6 +200,7 @@ export async function createSystem(viewer: Viewer | null, teamSlugValue: string,
   if (!team) throw new NotFoundError("team");
   assertCanEditSystems(viewer, team.id);
   const data = systemInputSchema.parse(input);
+  await countCreation("system", viewer.id);
   try {
     return await db.system.create({
       data: { ...data, teamId: team.id, links: columnJson(systemLinksSchema, data.links) },
