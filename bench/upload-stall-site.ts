@@ -14,6 +14,11 @@
  *   proposal-32mb     a user proposes 16 chains with 2 MB of problem statements each,
  *                     the last record of the wrong type: checked whole on the
  *                     upload-checking thread, then refused (422), nothing stored
+ *   read shapes       a visitor (or a team's token) repeating each read whose
+ *                     parameters they choose: the board as of a day and on the
+ *                     Mini split (page, JSON and CSV, a bad as_of too), the
+ *                     version's records download, the held-out statements'
+ *                     audited download (one chain held out)
  *
  * The other client GETs /api/v1/dataset over and over; prints its p50/p99/max
  * latency and errors per shape, with the hostile requests' status, bytes and time.
@@ -119,12 +124,12 @@ async function upload(base: string, token: string, fields: Record<string, string
 }
 
 /** Sequential GETs of `path` by a visitor for `ms` (one at least); answers their count, statuses, the last page's bytes and the slowest. */
-async function visitor(base: string, path: string, ms: number): Promise<{ n: number; statuses: Set<number>; bytes: number; slowest: number }> {
+async function visitor(base: string, path: string, ms: number, headers: Record<string, string> = {}): Promise<{ n: number; statuses: Set<number>; bytes: number; slowest: number }> {
   const end = Date.now() + ms;
   const out = { n: 0, statuses: new Set<number>(), bytes: 0, slowest: 0 };
   do {
     const t0 = performance.now();
-    const res = await fetch(`${base}${path}`);
+    const res = await fetch(`${base}${path}`, { headers });
     const body = await res.arrayBuffer();
     out.slowest = Math.max(out.slowest, performance.now() - t0);
     out.n++;
@@ -143,6 +148,8 @@ export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS:
   const base = `http://127.0.0.1:${port}`;
   run("db migrate", process.execPath, [CHAINSWE, "db", "migrate"], { DATABASE_URL: dbUrl });
   run("dataset import", process.execPath, [CHAINSWE, "dataset", "import", join(ROOT, "demo", "dataset.jsonl"), "--version", "demo"], { DATABASE_URL: dbUrl });
+  // one chain held out, so its audited download is among the reads measured
+  run("held-out", process.execPath, [CHAINSWE, "dataset", "held-out", "demo", "--chains", "moneyx-chain-1"], { DATABASE_URL: dbUrl });
   const { token, system } = await seedTeam(dbUrl);
   const chains = (await loadDataset(join(ROOT, "demo", "dataset.jsonl"))).chains;
   const bugs = bugsOf(chains);
@@ -204,6 +211,23 @@ export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS:
     const q = await propUpload;
     report("proposal-32mb", whileProp.latencies, `  errors ${whileProp.errors}  upload ${q.status} in ${fmt(q.ms / 1000, 2)} s`);
     if (q.status !== 422) throw new Error(`the proposal was not refused by its last record (${q.status}): ${q.body.slice(0, 500)}`);
+
+    // reads whose parameters a visitor chooses: each repeated for the visit's length, the other client measuring
+    const reads: [string, string, Record<string, string>?][] = [
+      ["board as of a day", "/?version=demo&as_of=2026-01-01"],
+      ["board, Mini split", "/?version=demo&split=mini"],
+      ["leaderboard json as of a day", "/api/v1/leaderboard?version=demo&as_of=2026-01-01"],
+      ["leaderboard csv, Mini split", "/api/v1/leaderboard?version=demo&split=mini&format=csv"],
+      ["leaderboard, bad as_of (400)", "/api/v1/leaderboard?version=demo&as_of=9999-99-99"],
+      ["records download", "/api/v1/dataset/demo/records"],
+      ["held-out download (team token)", `/api/v1/dataset/demo/held-out?team=${system.split("/")[0]}`, { authorization: `Bearer ${token}` }],
+    ];
+    for (const [label, path, headers] of reads) {
+      const visits = visitor(base, path, opts.visitS * 1000, headers);
+      const seen = await otherClient(port, DATASET_PATH, visits);
+      const v = await visits;
+      report(label, seen.latencies, `  errors ${seen.errors}  visitor ${v.n}× ${[...v.statuses].join(",")} ${fmt(v.bytes / 1e3, 1)} KB, slowest ${fmt(v.slowest, 0)} ms`);
+    }
   } finally {
     await stop(site);
     await rm(dir, { recursive: true, force: true });
