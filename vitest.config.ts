@@ -19,7 +19,7 @@ function testFiles(dirs: string[]): string[] {
  * The files the pg project runs again on PostgreSQL: every test file that opens a test
  * database (openTestDb, lib/testing/test-db.ts), found by what it calls, so a new one is
  * never left out. A file that opens none runs the same on either engine: once, in unit
- * (the feature folders' pure tests, 288 of the 474 pg tests, ran twice before).
+ * (the feature folders' pure tests, 288 of the 553 pg tests, ran twice before).
  */
 const opensTestDb = testFiles(["lib", "jobs", "cli", "db", "evaluator", "tests/unit"]).filter((f) => readFileSync(join(ROOT, f), "utf8").includes("openTestDb("));
 
