@@ -1,7 +1,27 @@
 import { defineConfig } from "vitest/config";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const alias = { "@": fileURLToPath(new URL("./", import.meta.url)) };
+const ROOT = fileURLToPath(new URL("./", import.meta.url));
+const alias = { "@": ROOT };
+
+/** The test files under `dirs` (node_modules and generated code left out), as paths from the root. */
+function testFiles(dirs: string[]): string[] {
+  return dirs.flatMap((dir) =>
+    readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" })
+      .map((f) => join(dir, f))
+      .filter((f) => f.endsWith(".test.ts") && !/(^|\/)(node_modules|generated)\//.test(f)),
+  );
+}
+
+/**
+ * The files the pg project runs again on PostgreSQL: every test file that opens a test
+ * database (openTestDb, lib/testing/test-db.ts), found by what it calls, so a new one is
+ * never left out. A file that opens none runs the same on either engine: once, in unit
+ * (the feature folders' pure tests, 288 of the 553 pg tests, ran twice before).
+ */
+const opensTestDb = testFiles(["lib", "jobs", "cli", "db", "evaluator", "tests/unit"]).filter((f) => readFileSync(join(ROOT, f), "utf8").includes("openTestDb("));
 
 /**
  * Settings every project shares. Under CI a stray `.only` fails the run instead of
@@ -31,12 +51,12 @@ export default defineConfig({
         },
       },
       {
-        // the data layer (the feature folders' tests, the sign-in limiter) and the queue again, on PostgreSQL
-        // (scripts/ensure-services.sh): same tests, other engine
+        // the tests that open a database (the data layer, the sign-in limiter, the queue, the CLI's
+        // submit and propose) again, on PostgreSQL (scripts/ensure-services.sh): same tests, other engine
         resolve: { alias },
         test: {
           name: "pg",
-          include: ["lib/{accounts,analysis,compare,dataset,leaderboard,notifications,positions,proposals,submissions,teams}/*.test.ts", "lib/auth/login-limit.test.ts", "lib/**/*.pg.test.ts", "db/**/*.pg.test.ts", "jobs/queue/*.test.ts", "jobs/validation/*.test.ts", "cli/submit.test.ts", "cli/propose.test.ts"],
+          include: [...opensTestDb, "lib/**/*.pg.test.ts", "db/**/*.pg.test.ts"],
           ...shared,
           env: { CHAINSWE_TEST_DB: "postgresql" },
           // a database created and migrated per file, the CLI as a child process

@@ -4,7 +4,6 @@
  * exit 2; a server that does not answer (the portal, Redis, the database) is named
  * with its address and the cause, exit 1; no stack, no help text, nothing on stdout.
  */
-import { spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,10 +11,9 @@ import type { Command } from "commander";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isNetworkError, networkCause, redactUrl, UnreachableError } from "@/core/errors";
 import { chainsweProgram } from "./main";
-import { chainsweInProcess } from "./in-process";
+import { chainsweInProcess, chainsweWith } from "./in-process";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = join(ROOT, "bin", "chainswe.mjs");
 const DEMO = join(ROOT, "demo", "dataset.jsonl");
 
 const chainswe = chainsweInProcess;
@@ -75,7 +73,7 @@ describe("usage errors: one line naming the command and the thing, exit 2", () =
 
   it("--help still prints the help, exit 0", async () => {
     const run = await chainswe("submit", "--help");
-    expect(run.code ?? 0).toBe(0);
+    expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: chainswe submit \[options\] <predictions>/);
   });
 });
@@ -100,7 +98,7 @@ describe("a server that does not answer: named with its address and the cause, e
     );
   });
 
-  // each in a process of its own: the database client is made once per process from DATABASE_URL
+  // in this process, its modules loaded under this environment (cli/in-process.ts); the database client is made from DATABASE_URL
   it.each([
     ["admin", "grant", "ann", "reviewer"],
     ["db", "migrate"],
@@ -111,13 +109,12 @@ describe("a server that does not answer: named with its address and the cause, e
     ["submit-local", DEMO, "--dataset-version", "v1", "--mode", "seq", "--system", "s", "--team", "t"],
     ["worker", "--until-idle"],
     ["dispatcher"],
-  ])("the database, for chainswe %s …", (...args) => {
-    const run = spawnSync(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      encoding: "utf8",
-      env: { ...process.env, DATABASE_URL: `postgresql://root:secret@127.0.0.1:${port}/chainswe`, REDIS_URL: "redis://127.0.0.1:6379", CHAINSWE_QUEUE: "embedded" },
-    });
-    const line = oneLine({ code: run.status, stderr: run.stderr, stdout: run.stdout }, 1);
+  ])("the database, for chainswe %s …", async (...args) => {
+    const run = await chainsweWith(
+      { env: { DATABASE_URL: `postgresql://root:secret@127.0.0.1:${port}/chainswe`, REDIS_URL: "redis://127.0.0.1:6379", CHAINSWE_QUEUE: "embedded" } },
+      ...args,
+    );
+    const line = oneLine(run, 1);
     expect(line).toMatch(new RegExp(`^chainswe: cannot reach the database at postgresql://root:\\*\\*\\*@127\\.0\\.0\\.1:${port}/chainswe: `));
     expect(line).toContain(`127.0.0.1:${port}`);
   });

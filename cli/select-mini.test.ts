@@ -45,7 +45,7 @@ describe("select --mini", () => {
   it("chooses the chains that keep the rows' order, step by step, and writes them as a version", async () => {
     const out = join(dir, "mini.jsonl");
     const r = await chainswe("select", DEMO, "--mini", "2", "--out", out, "--runs", ...runs);
-    expect(r.code ?? 0, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     // step 1: inikit orders a (1) > b (½) > c = d (0): τ-b = 5/√30; moneyx ties with it and comes later
     // step 2: with dateranges every row differs, in the full order: τ-b = 1
     expect(r.stdout.split("\n").slice(2, 4)).toEqual(["1\tinikit-chain-1\t0.9129", "2\tdateranges-chain-1\t1.0000"]);
