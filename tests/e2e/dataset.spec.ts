@@ -127,7 +127,7 @@ test("a problem statement holding HTML is shown as text, never run", async ({ pa
     await expect(page.getByText("No public evaluated submission has attempted this chain yet.")).toBeVisible();
     await shot(page, "dataset-escaped-problem-statement");
   } finally {
-    // the specs share one database whose newest version must stay "demo" (the submit form and the leaderboard default to the newest)
+    // the specs share one database: the version goes again, so none of them finds it
     const sqlite = new Database(new URL(process.env.E2E_DATABASE_URL!).pathname);
     sqlite.pragma("foreign_keys = ON");
     sqlite.prepare(`DELETE FROM DatasetVersion WHERE version = ?`).run(version);
