@@ -40,9 +40,10 @@ beforeAll(async () => {
   const cast = await alphaAndOthers(t, { model: "m", scaffold: "s", contextConfig: "Baseline" });
   const { systemId } = cast;
   ({ member, outsider, reviewer } = cast);
+  // held out before anything is published on the version: its held-out chains are fixed after
+  await t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD] });
   subId = await completedSubmission(t, { system: { id: systemId }, mode: "seq", unresolved: { [HELD]: [2] } });
   held = (await t.datasets.getChain("v1", HELD))!;
-  await t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD] });
 }, 60_000);
 
 afterAll(async () => t?.close());
@@ -52,6 +53,15 @@ describe("marking held-out chains", () => {
     await expect(t.datasets.setVersionRules("v1", { held_out: [HELD, "no-such-chain"] })).rejects.toThrow("rules: held_out: no chain no-such-chain in this version");
     await expect(t.datasets.setVersionRules("v1", { held_out: [HELD, HELD] })).rejects.toThrow(`chain ${HELD} is named twice`);
     expect(await t.datasets.getVersionRules("v1")).toEqual({ verified_min_runs: 2, held_out: [HELD] });
+  });
+
+  it("refuses to change them once a submission on the version is published, naming it; other rules still change", async () => {
+    const fixed = "dataset v1's held-out chains are fixed: 1 submission(s) on it are published, whose scores and shown chains would change; release a new version with --held-out instead";
+    await expect(t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD, "inikit-chain-1"] })).rejects.toThrow(fixed);
+    await expect(t.datasets.setVersionRules("v1", { verified_min_runs: 2 })).rejects.toThrow(fixed);
+    expect(await t.datasets.getVersionRules("v1")).toEqual({ verified_min_runs: 2, held_out: [HELD] });
+    expect(await t.datasets.setVersionRules("v1", { verified_min_runs: 3, held_out: [HELD] })).toEqual({ verified_min_runs: 3, held_out: [HELD] });
+    await t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD] });
   });
 });
 
