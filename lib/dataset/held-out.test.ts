@@ -7,9 +7,9 @@
  * and another team, and its answer searched for the chain's instance ids,
  * problem statements, gold patches and test names.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyBundle } from "@/evaluator/bundle";
 import { readBundle } from "@/evaluator/bundle/archive";
@@ -152,6 +152,31 @@ describe("every reader leaves held-out chains out for all but reviewers", () => 
       // (the fake graded logs hold no harness markers to re-grade; everything else must agree)
       expect(verifyBundle(files).problems.filter((p) => !p.problem.startsWith("cannot be re-graded")), who).toEqual([]);
     }
+  });
+
+  it("chainswe bundle on a reviewer's extracted bundle, naming the held-out chain, gives the run everyone else gets, which verifies", async () => {
+    const { submissionBundle } = await import("@/lib/submissions/bundle");
+    const { bundleFromDir } = await import("@/evaluator/bundle/from-dir");
+    const dir = await mkdtemp(join(tmpdir(), "chainswe-held-out-offline-"));
+    await writeFile(join(dir, "b.tar.gz"), (await submissionBundle(reviewer, subId)).archive);
+    const whole = await readBundle(join(dir, "b.tar.gz"));
+    expect(leaked(whole.get("results.jsonl")!.toString()).length).toBeGreaterThan(0);
+    const run = join(dir, "run");
+    for (const [path, data] of whole) {
+      await mkdir(dirname(join(run, path)), { recursive: true });
+      await writeFile(join(run, path), data);
+    }
+    await expect(bundleFromDir(run, { heldOut: ["no-such-chain"] })).rejects.toThrow("no chain no-such-chain");
+    const offline = await bundleFromDir(run, { heldOut: [HELD] });
+    expect(leaked([...offline.values()].map((f) => f.toString()).join("\n"))).toEqual([]);
+    expect(verifyBundle(offline).problems.filter((p) => !p.problem.startsWith("cannot be re-graded"))).toEqual([]);
+    // the same run over the public chains as the portal's bundle for the team (the team's, with its patches)
+    await writeFile(join(dir, "m.tar.gz"), (await submissionBundle(member, subId)).archive);
+    const portal = await readBundle(join(dir, "m.tar.gz"));
+    for (const file of ["results.jsonl", "predictions.jsonl", "dataset.jsonl", "report.json"]) expect(offline.get(file)!.toString(), file).toBe(portal.get(file)!.toString());
+    expect(JSON.parse(offline.get("summary.json")!.toString()).dataset.chains).toEqual(JSON.parse(portal.get("summary.json")!.toString()).dataset.chains);
+    // without held-out chains named: the reviewer's run as it is
+    expect((await bundleFromDir(run)).get("results.jsonl")!.toString()).toBe(whole.get("results.jsonl")!.toString());
   });
 
   it("the dataset's version and chain views", async () => {
