@@ -308,11 +308,12 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
     as: signedIn(() => rev.context),
     path: () => "/admin",
     submit: async (page) => {
-      await page.getByLabel("New version").fill(`csrf-release-${run}`);
-      await page.getByLabel("From").selectOption(DEMO_VERSION);
-      await page.getByLabel("Retire (chain ids)").fill("tablefmt-chain-1");
-      await page.getByLabel(/^Why/).fill("tablefmt-chain-1: retired by the CSRF test's release");
-      await page.getByRole("button", { name: "Release" }).click();
+      const form = page.getByRole("form", { name: "Release a version" });
+      await form.getByLabel("New version").fill(`csrf-release-${run}`);
+      await form.getByLabel("From").selectOption(DEMO_VERSION);
+      await form.getByLabel("Retire (chain ids)").fill("tablefmt-chain-1");
+      await form.getByLabel(/^Why/).fill("tablefmt-chain-1: retired by the CSRF test's release");
+      await form.getByRole("button", { name: "Release" }).click();
     },
     probe: () => dbGet(`SELECT count(*) AS n FROM DatasetVersion WHERE version = ?`, `csrf-release-${run}`),
     // the specs share one database: the version goes again
