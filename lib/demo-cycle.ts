@@ -35,7 +35,15 @@ export type DemoCycle = { proposed: boolean; validated: boolean; accepted: boole
  */
 export async function seedDemoCycle(parent: string, demo: Chain[], rules: VersionRules, log: (line: string) => void = () => {}): Promise<DemoCycle> {
   const done: DemoCycle = { proposed: false, validated: false, accepted: false, released: false };
-  if (await db.datasetVersion.findUnique({ where: { version: DEMO_RELEASE }, select: { id: true } })) return done;
+  // the demo's rules too (a Mini split once it has rows), beside the chain held out at release; set once
+  const withRules = async () => {
+    const set = await getVersionRules(DEMO_RELEASE);
+    if (set?.mini_size === undefined) await setVersionRules(DEMO_RELEASE, { ...rules, ...set, held_out: [DEMO_HELD_OUT] });
+  };
+  if (await db.datasetVersion.findUnique({ where: { version: DEMO_RELEASE }, select: { id: true } })) {
+    await withRules();
+    return done;
+  }
   const proposerId = await demoUser(DEMO_PROPOSER, false);
   const reviewerId = await demoUser(DEMO_REVIEWER, true);
   const chains = demoProposalChains(demo);
@@ -70,8 +78,7 @@ export async function seedDemoCycle(parent: string, demo: Chain[], rules: Versio
   }
 
   await releaseVersion({ version: DEMO_RELEASE, parent, accepted: true, reasons: {}, heldOut: [DEMO_HELD_OUT] });
-  // the demo's rules too (a Mini split once it has rows), beside the chain held out at release
-  await setVersionRules(DEMO_RELEASE, { ...rules, ...(await getVersionRules(DEMO_RELEASE)), held_out: [DEMO_HELD_OUT] });
+  await withRules();
   done.released = true;
   log(`released ${DEMO_RELEASE} from ${parent}: ${chains[0]!.continuous_id} added, ${DEMO_HELD_OUT} held out`);
   return done;
