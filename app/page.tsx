@@ -42,7 +42,7 @@ export default async function LeaderboardPage({ searchParams }: Props) {
         chains with every bug resolved; each with its 95% bootstrap interval over chains, and after a Seq or Seq+Mem value its change against
         the same system&apos;s Oracle row (−29% style). A row&apos;s system opens its submission, down to every bug&apos;s result and log.
       </p>
-      <LeaderboardControls query={query} versions={board.versions} options={view.options} />
+      <LeaderboardControls query={query} versions={board.versions} shown={board.version} options={view.options} />
       {problems.length > 0 && (
         <p className="error" role="status">
           Ignored: {problems.map((p) => `${p.field} (${p.message})`).join("; ")}. Showing the default for {problems.length === 1 ? "it" : "them"}.

@@ -1,6 +1,7 @@
 /**
- * `chainswe bundle DIR --out FILE`: an evaluation directory as a
- * reproducibility bundle; `chainswe verify BUNDLE`: the bundle checked offline
+ * `chainswe bundle DIR --out FILE [--held-out id…]`: an evaluation directory
+ * as a reproducibility bundle, the version's held-out chains left out when
+ * named (SPEC §8); `chainswe verify BUNDLE`: the bundle checked offline
  * (manifest, re-grade of every log, scores), and with --replay in Docker where
  * the images are present. Exit 1 when anything disagrees, naming the file.
  */
@@ -17,6 +18,7 @@ export const bundleOptionsSchema = z.object({
   out: z.string().min(1),
   dataset: readableFile.optional(),
   predictions: readableFile.optional(),
+  heldOut: z.array(z.string().trim().min(1, "an empty chain id")).optional(),
 });
 
 export const verifyOptionsSchema = z.object({
@@ -34,6 +36,7 @@ export function registerBundle(program: Command): void {
     .requiredOption("--out <file>", "where to write the bundle")
     .option("--dataset <file>", "the run's dataset (default: the file summary.json names; its sha256 must match)")
     .option("--predictions <file>", "the run's predictions (default: the file summary.json names; its sha256 must match)")
+    .option("--held-out <ids...>", "the version's held-out chains (chainswe dataset held-out <version> prints them), left out as the portal leaves them out for all but reviewers; a reviewer's bundle names none")
     .action(async (dir: string, raw: Record<string, unknown>) => {
       const opts = parseOptions("bundle", bundleOptionsSchema, { ...raw, dir }, ["dir"]);
       const files = await bundleFromDir(opts.dir, opts);

@@ -91,10 +91,10 @@ export function registerDemo(program: Command): void {
     });
   demo
     .command("seed")
-    .description("the portal's demo data: dataset version \"demo\", the demo team's systems, their submissions queued and published")
+    .description("the portal's demo data: dataset version \"demo\", a proposal validated in Docker and released as \"demo-2\", the demo team's systems, their submissions queued and published")
     .action(async () => {
       const { seedDemo, DEMO_VERSION, DEMO_TEAM } = await import("@/lib/demo-seed");
-      const seeded = await seedDemo(DEMO_DATASET, await demoPredictionFiles());
+      const seeded = await seedDemo(DEMO_DATASET, await demoPredictionFiles(), (line) => process.stderr.write(`${line}\n`));
       if (seeded.imported) process.stderr.write(`imported ${DEMO_DATASET} as dataset version ${DEMO_VERSION}\n`);
       process.stderr.write(
         seeded.created.length

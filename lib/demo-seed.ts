@@ -1,5 +1,7 @@
 /**
- * The quick start's data: the demo dataset as version "demo", a team of the
+ * The quick start's data: the demo dataset as version "demo", its release
+ * cycle (lib/demo-cycle.ts: a proposal validated on the workers, reviewed and
+ * released as "demo-2"), a team of the
  * eight scripted demo systems, and their Oracle and Seq predictions queued as
  * submissions and published (they are the project's own fixtures, so the seed
  * stands in for the reviewer and says so in the audit log). Idempotent: a
@@ -15,6 +17,8 @@ import { checkManifest, type RuleBreach, type RunManifest, type VersionRules } f
 import { addTrajectories, createSubmission } from "@/lib/submissions/data";
 import { readTrajectories, storable, TRAJECTORY_ENTRY, type TrajectoryArchive, type TrajectoryFile } from "@/lib/submissions/trajectories";
 import { ensureSystem } from "@/lib/teams/systems";
+import { seedDemoCycle, type DemoCycle } from "@/lib/demo-cycle";
+import { loadDataset } from "@/evaluator/dataset";
 
 export const DEMO_VERSION = "demo";
 export const DEMO_TEAM = "ChainSWE demo";
@@ -52,6 +56,8 @@ export const DEMO_RULES: VersionRules = {
   verified_min_runs: 3,
   // three of the five chains: a Mini split that follows the published rows (SPEC §8)
   mini_size: 3,
+  // the demo proposal's flaky chain is refused, naming the test (lib/demo-cycle.ts)
+  flaky_tests: "refuse",
 };
 
 /**
@@ -94,7 +100,7 @@ export async function trajectoryArchiveFromDir(dir: string): Promise<TrajectoryA
   return { files: files.sort((a, b) => a.path.localeCompare(b.path)), warnings: [] };
 }
 
-export type DemoSeed = { imported: boolean; created: { system: string; mode: string; id: string; run: number }[] };
+export type DemoSeed = { imported: boolean; created: { system: string; mode: string; id: string; run: number }[]; cycle: DemoCycle };
 
 /**
  * Repeated runs (SPEC §7): demo-drifter's Seq entry has three runs. Run 1 is
@@ -139,12 +145,14 @@ export function demoRunLines(base: string, others: ReadonlyMap<string, string>, 
   return out.map((l) => JSON.stringify(l)).join("\n") + "\n";
 }
 
-export async function seedDemo(datasetPath: string, files: DemoPredictionFile[]): Promise<DemoSeed> {
+export async function seedDemo(datasetPath: string, files: DemoPredictionFile[], log: (line: string) => void = () => {}): Promise<DemoSeed> {
   const exists = await db.datasetVersion.findUnique({ where: { version: DEMO_VERSION }, select: { id: true } });
   if (!exists) await importDataset(datasetPath, DEMO_VERSION);
   // the demo rules unless an operator has set the version's rules (to none, even) since
   const rules = await db.datasetVersion.findUniqueOrThrow({ where: { version: DEMO_VERSION }, select: { rulesSetAt: true } });
   if (rules.rulesSetAt === null) await setVersionRules(DEMO_VERSION, DEMO_RULES);
+  // before the submissions are queued: the workers then have the proposal's validations alone to run
+  const cycle = await seedDemoCycle(DEMO_VERSION, (await loadDataset(datasetPath)).chains, DEMO_RULES, log);
   const created: DemoSeed["created"] = [];
   for (const f of files) {
     const mode = modeSchema.parse(f.mode);
@@ -172,7 +180,7 @@ export async function seedDemo(datasetPath: string, files: DemoPredictionFile[])
     created.push({ system: f.system, mode, id, run: 1 });
   }
   created.push(...(await seedDemoRuns(files)));
-  return { imported: !exists, created };
+  return { imported: !exists, created, cycle };
 }
 
 /** Runs 2..k of DEMO_RUNS's entry (those not there yet), published like the rest. */

@@ -8,7 +8,9 @@ import { NotFoundError } from "@/core/errors";
 import { siteAdminView } from "@/lib/accounts/users";
 import { parseAuditQuery, userAnchor, type AuditQuery } from "@/lib/accounts/audit-query";
 import { AuditLog } from "@/components/admin/AuditLog";
-import { changeSiteRoleAction, regradeAction } from "./actions";
+import { changeSiteRoleAction, regradeAction, releaseVersionAction } from "./actions";
+import { AdminReleaseForm } from "@/components/admin/AdminReleaseForm";
+import { versionsNewestFirst } from "@/lib/leaderboard/data";
 
 export const metadata = { title: "Admin · ChainSWE" };
 
@@ -36,6 +38,7 @@ function Role({ username, role, has }: { username: string | null; role: "reviewe
 export default async function AdminPage({ searchParams }: Props) {
   const { query, problems } = parseAuditQuery(await searchParams);
   const { users, audit } = await load(query);
+  const versions = await versionsNewestFirst();
   return (
     <main>
       <h1>Site administration</h1>
@@ -63,6 +66,13 @@ export default async function AdminPage({ searchParams }: Props) {
         changed. Nothing is re-run. From the command line, for evaluation directories: <code>chainswe regrade DIR…</code>.
       </p>
       <AdminRegradeForm regrade={regradeAction} />
+
+      <h2>Release a version</h2>
+      <p className="muted">
+        A new dataset version from a parent: its chains, plus the accepted proposals when asked, minus those retired, every change with why
+        (accepted chains are noted with their proposal and review). From the command line: <code>chainswe dataset release</code>.
+      </p>
+      <AdminReleaseForm release={releaseVersionAction} versions={versions} />
 
       <h2 id="audit-heading">Audit log</h2>
       <AuditLog audit={audit} query={query} problems={problems} />

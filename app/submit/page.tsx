@@ -23,7 +23,7 @@ export default async function SubmitPage({ searchParams }: Props) {
   const asked = typeof runOf === "string" && runOf !== "" ? runOf : undefined;
   const options = await submitFormOptions(viewer, undefined, asked);
   const server = env().NEXTAUTH_URL ?? "<this site's URL>";
-  const version = options.versions[0]?.version ?? "v1";
+  const version = options.defaultVersion ?? "v1";
   return (
     <main>
       <h1>Submit predictions</h1>

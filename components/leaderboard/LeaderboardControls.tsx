@@ -19,14 +19,15 @@ import { parseViewQuery } from "@/lib/view-query";
 import { BugWindowFields, ScoringChoice } from "@/components/ui/ViewControls";
 import { useApplyOnChange } from "@/components/ui/ViewForm";
 
-type Props = { query: LeaderboardView; versions: string[]; options: { configs: string[]; models: string[] } };
+/** `shown`: the version the board shows (the default one when the query names none) */
+type Props = { query: LeaderboardView; versions: string[]; shown: string | null; options: { configs: string[]; models: string[] } };
 
 const openValue = (v: boolean | undefined) => (v === undefined ? "" : v ? "1" : "0");
 
 /** What each field shows for a view (a checkbox: its value when checked, "" when not). */
-function fieldValues(q: LeaderboardView): Record<string, string> {
+function fieldValues(q: LeaderboardView, shown: string | null): Record<string, string> {
   return {
-    version: q.version ?? "",
+    version: q.version ?? shown ?? "",
     as_of: q.as_of ?? "",
     split: q.split,
     scoring: q.scoring,
@@ -116,10 +117,10 @@ function activeFilters(q: LeaderboardView): number {
   return [q.mode, q.config, q.model, q.open_weights, q.open_scaffold, q.from, q.to, q.bug_from, q.bug_until].filter((v) => v !== undefined).length + (q.test_edits === "without" ? 1 : 0);
 }
 
-export function LeaderboardControls({ query, versions, options }: Props) {
+export function LeaderboardControls({ query, versions, shown, options }: Props) {
   const form = useRef<HTMLFormElement>(null);
   const href = leaderboardHref(query);
-  const values = fieldValues(query);
+  const values = fieldValues(query, shown);
   // the fields follow the URL when it changed without them (Back, a link); set in place so keyboard focus stays
   useEffect(() => {
     for (const el of Array.from(form.current?.elements ?? [])) {

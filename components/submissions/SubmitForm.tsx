@@ -64,7 +64,7 @@ export function SubmitForm({ options }: { options: SubmitFormOptions }) {
   const uid = useId();
   // adding a run to an entry fixes its system, version and mode
   const entry = options.runOf;
-  const [version, setVersion] = useState(entry?.version ?? options.versions[0]?.version ?? "");
+  const [version, setVersion] = useState(entry?.version ?? options.defaultVersion ?? "");
   const modes = options.versions.find((v) => v.version === version)?.modes ?? [];
   const miniSize = options.versions.find((v) => v.version === version)?.mini ?? null;
   const [mode, setMode] = useState<string>(entry?.mode ?? (modes.includes("seq") ? "seq" : (modes[0] ?? "")));

@@ -22,6 +22,19 @@ export function heldOutProblems(chains: readonly string[], heldOut: readonly str
   return problems;
 }
 
+/**
+ * Why a version's held-out chains may not change from `before` to `after`
+ * (either absent: none), or null. Once a submission on the version is
+ * published, they are fixed: a change would rescore its rows and hide or
+ * show what was already shown. The same chains in another order are no change.
+ */
+export function heldOutChangeProblem(version: string, before: readonly string[] | undefined, after: readonly string[] | undefined, published: number): string | null {
+  const sorted = (ids: readonly string[] | undefined) => [...new Set(ids ?? [])].sort();
+  const [a, b] = [sorted(before), sorted(after)];
+  if (published === 0 || (a.length === b.length && a.every((id, i) => id === b[i]))) return null;
+  return `dataset ${version}'s held-out chains are fixed: ${published} submission(s) on it are published, whose scores and shown chains would change; release a new version with --held-out instead`;
+}
+
 /** What a viewer may not see of a version: its held-out chains, or none for a reviewer. */
 export function hiddenChains(heldOut: readonly string[] | undefined, reviewer: boolean): ReadonlySet<string> {
   return reviewer || !heldOut ? NO_CHAINS : new Set(heldOut);

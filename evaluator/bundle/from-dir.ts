@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { sha256File, loadDataset } from "@/evaluator/dataset";
 import { bugLogDir, loadRunResults } from "@/evaluator/replay/output";
 import { InputError } from "@/core/errors";
-import { bugKey, bundleFiles, environmentSchema } from "./bundle";
+import { runWithout } from "@/core/dataset/held-out";
+import { bugKey, bundleFiles, environmentSchema, sha256 } from "./bundle";
 import { imageFacts } from "./environment";
 
 const readOrNull = (path: string) => readFile(path, "utf8").catch(() => null);
@@ -44,12 +45,37 @@ async function bundledDatasetSha256(dir: string): Promise<string[]> {
   }
 }
 
-export async function bundleFromDir(dir: string, opts: { dataset?: string; predictions?: string } = {}): Promise<Map<string, Buffer>> {
-  const { summary, bugs } = await loadRunResults(dir);
-  const datasetFile = await runFile(dir, "dataset", summary.dataset, await bundledDatasetSha256(dir), opts.dataset);
-  const datasetJsonl = datasetFile.text;
-  const predictionsJsonl = (await runFile(dir, "predictions", summary.predictions, [], opts.predictions)).text;
+/** The predictions of the chains not `hidden`, as JSON Lines (from JSON Lines or a JSON array). */
+function publicPredictions(text: string, hidden: ReadonlySet<string>): string {
+  const trimmed = text.trim();
+  const records: unknown[] = trimmed.startsWith("[") ? (JSON.parse(trimmed) as unknown[]) : trimmed.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+  return records
+    .filter((r) => !hidden.has(String((r as { continuous_id?: unknown }).continuous_id)))
+    .map((r) => `${JSON.stringify(r)}\n`)
+    .join("");
+}
+
+/**
+ * `heldOut`: the version's held-out chains (SPEC §8), left out as the portal's
+ * bundle leaves them out for all but reviewers: the bundle is then the run over
+ * the public chains (its population, results, logs, dataset and predictions),
+ * and verifies as such. Each must be a chain of the run's dataset. A reviewer's
+ * bundle names none.
+ */
+export async function bundleFromDir(dir: string, opts: { dataset?: string; predictions?: string; heldOut?: string[] } = {}): Promise<Map<string, Buffer>> {
+  const run = await loadRunResults(dir);
+  const datasetFile = await runFile(dir, "dataset", run.summary.dataset, await bundledDatasetSha256(dir), opts.dataset);
   const dataset = await loadDataset(datasetFile.path);
+  const hidden = new Set(opts.heldOut ?? []);
+  const unknown = [...hidden].filter((id) => !dataset.chains.some((c) => c.continuous_id === id));
+  if (unknown.length) throw new InputError("bundle", unknown.map((id) => ({ line: 0, field: "--held-out", message: `no chain ${id} in ${datasetFile.path}` })));
+  const { summary: ran, bugs } = runWithout(run, hidden);
+  // left as they are without held-out chains: the run's own files, byte for byte
+  const datasetJsonl = hidden.size ? dataset.chains.filter((c) => !hidden.has(c.continuous_id)).map((c) => `${JSON.stringify(c)}\n`).join("") : datasetFile.text;
+  const predictionsText = (await runFile(dir, "predictions", run.summary.predictions, [], opts.predictions)).text;
+  const predictionsJsonl = hidden.size ? publicPredictions(predictionsText, hidden) : predictionsText;
+  // as the portal's bundle records it: the sha256 of the predictions it holds, so the extracted bundle bundles again
+  const summary = hidden.size ? { ...ran, predictions: { ...ran.predictions, sha256: sha256(predictionsJsonl) } } : ran;
   const logs = new Map<string, { log: string | null; modelPatch: string }>();
   for (const b of bugs) {
     const d = bugLogDir(dir, b.continuous_id, b.order);

@@ -11,6 +11,7 @@ import { db } from "@/db/client";
 import { parseColumn } from "@/core/schemas/columns";
 import { storedChainErrorsSchema } from "@/lib/leaderboard/aggregates";
 import { versionsNewestFirst } from "@/lib/leaderboard/data";
+import { defaultVersion } from "@/lib/dataset/default-version";
 import { storedChainRecords, windowKeeps, windowSummary, type WindowSummary } from "@/lib/leaderboard/window";
 import { bugWindowOf } from "@/lib/view-query";
 
@@ -94,7 +95,7 @@ const bySystemThenMode = (a: AnalysisEntry, b: AnalysisEntry) =>
 
 export async function getChainErrorView(query: AnalysisQuery): Promise<ChainErrorView> {
   const versions = await versionsNewestFirst();
-  const version = query.version ?? versions[0] ?? null;
+  const version = query.version ?? (await defaultVersion(versions));
   const known = version !== null && versions.includes(version);
   const window = known ? await windowKeeps(version, bugWindowOf(query)) : null;
   const all = known ? (await inWindow(await publicAnalyses(version), window)).sort(bySystemThenMode) : [];

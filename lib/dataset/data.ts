@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { loadDataset } from "@/evaluator/dataset";
 import { datasetStats } from "@/core/dataset/stats";
-import { heldOutProblems } from "@/core/dataset/held-out";
+import { heldOutChangeProblem, heldOutProblems } from "@/core/dataset/held-out";
 import { releaseManifest, type ReleaseChange, type ReleaseManifest } from "@/core/dataset/release";
 import { db, isUniqueViolation } from "@/db/client";
 import { versionRulesSchema, type VersionRules } from "@/core/schemas/manifest";
@@ -181,7 +181,8 @@ export async function getVersionRules(version: string): Promise<VersionRules | n
 /**
  * Sets a version's rules, checked by their schema (InputError-free: a
  * DatasetImportError naming the field). They apply to later uploads; a
- * submission keeps the breaches recorded when it was received.
+ * submission keeps the breaches recorded when it was received. Its held-out
+ * chains are fixed once a submission on it is published (heldOutChangeProblem).
  */
 export async function setVersionRules(version: string, rules: unknown): Promise<VersionRules> {
   const parsed = versionRulesSchema.safeParse(rules);
@@ -195,6 +196,9 @@ export async function setVersionRules(version: string, rules: unknown): Promise<
     const problems = heldOutProblems(v.chains.map((c) => c.continuousId), parsed.data.held_out);
     if (problems.length > 0) throw new DatasetImportError(`rules: held_out: ${problems.join("; ")}`);
   }
+  const [before, published] = await Promise.all([getVersionRules(version), db.submission.count({ where: { datasetVersion: { version }, visibility: "public" } })]);
+  const fixed = heldOutChangeProblem(version, before?.held_out, parsed.data.held_out, published);
+  if (fixed) throw new DatasetImportError(fixed);
   const updated = await db.datasetVersion.updateMany({ where: { version }, data: { rules: columnJson(versionRulesSchema, parsed.data), rulesSetAt: new Date() } });
   if (updated.count === 0) throw new DatasetImportError(`no dataset version ${version}`);
   return parsed.data;

@@ -7,9 +7,9 @@
  * and another team, and its answer searched for the chain's instance ids,
  * problem statements, gold patches and test names.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyBundle } from "@/evaluator/bundle";
 import { readBundle } from "@/evaluator/bundle/archive";
@@ -40,9 +40,10 @@ beforeAll(async () => {
   const cast = await alphaAndOthers(t, { model: "m", scaffold: "s", contextConfig: "Baseline" });
   const { systemId } = cast;
   ({ member, outsider, reviewer } = cast);
+  // held out before anything is published on the version: its held-out chains are fixed after
+  await t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD] });
   subId = await completedSubmission(t, { system: { id: systemId }, mode: "seq", unresolved: { [HELD]: [2] } });
   held = (await t.datasets.getChain("v1", HELD))!;
-  await t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD] });
 }, 60_000);
 
 afterAll(async () => t?.close());
@@ -52,6 +53,15 @@ describe("marking held-out chains", () => {
     await expect(t.datasets.setVersionRules("v1", { held_out: [HELD, "no-such-chain"] })).rejects.toThrow("rules: held_out: no chain no-such-chain in this version");
     await expect(t.datasets.setVersionRules("v1", { held_out: [HELD, HELD] })).rejects.toThrow(`chain ${HELD} is named twice`);
     expect(await t.datasets.getVersionRules("v1")).toEqual({ verified_min_runs: 2, held_out: [HELD] });
+  });
+
+  it("refuses to change them once a submission on the version is published, naming it; other rules still change", async () => {
+    const fixed = "dataset v1's held-out chains are fixed: 1 submission(s) on it are published, whose scores and shown chains would change; release a new version with --held-out instead";
+    await expect(t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD, "inikit-chain-1"] })).rejects.toThrow(fixed);
+    await expect(t.datasets.setVersionRules("v1", { verified_min_runs: 2 })).rejects.toThrow(fixed);
+    expect(await t.datasets.getVersionRules("v1")).toEqual({ verified_min_runs: 2, held_out: [HELD] });
+    expect(await t.datasets.setVersionRules("v1", { verified_min_runs: 3, held_out: [HELD] })).toEqual({ verified_min_runs: 3, held_out: [HELD] });
+    await t.datasets.setVersionRules("v1", { verified_min_runs: 2, held_out: [HELD] });
   });
 });
 
@@ -142,6 +152,31 @@ describe("every reader leaves held-out chains out for all but reviewers", () => 
       // (the fake graded logs hold no harness markers to re-grade; everything else must agree)
       expect(verifyBundle(files).problems.filter((p) => !p.problem.startsWith("cannot be re-graded")), who).toEqual([]);
     }
+  });
+
+  it("chainswe bundle on a reviewer's extracted bundle, naming the held-out chain, gives the run everyone else gets, which verifies", async () => {
+    const { submissionBundle } = await import("@/lib/submissions/bundle");
+    const { bundleFromDir } = await import("@/evaluator/bundle/from-dir");
+    const dir = await mkdtemp(join(tmpdir(), "chainswe-held-out-offline-"));
+    await writeFile(join(dir, "b.tar.gz"), (await submissionBundle(reviewer, subId)).archive);
+    const whole = await readBundle(join(dir, "b.tar.gz"));
+    expect(leaked(whole.get("results.jsonl")!.toString()).length).toBeGreaterThan(0);
+    const run = join(dir, "run");
+    for (const [path, data] of whole) {
+      await mkdir(dirname(join(run, path)), { recursive: true });
+      await writeFile(join(run, path), data);
+    }
+    await expect(bundleFromDir(run, { heldOut: ["no-such-chain"] })).rejects.toThrow("no chain no-such-chain");
+    const offline = await bundleFromDir(run, { heldOut: [HELD] });
+    expect(leaked([...offline.values()].map((f) => f.toString()).join("\n"))).toEqual([]);
+    expect(verifyBundle(offline).problems.filter((p) => !p.problem.startsWith("cannot be re-graded"))).toEqual([]);
+    // the same run over the public chains as the portal's bundle for the team (the team's, with its patches)
+    await writeFile(join(dir, "m.tar.gz"), (await submissionBundle(member, subId)).archive);
+    const portal = await readBundle(join(dir, "m.tar.gz"));
+    for (const file of ["results.jsonl", "predictions.jsonl", "dataset.jsonl", "report.json"]) expect(offline.get(file)!.toString(), file).toBe(portal.get(file)!.toString());
+    expect(JSON.parse(offline.get("summary.json")!.toString()).dataset.chains).toEqual(JSON.parse(portal.get("summary.json")!.toString()).dataset.chains);
+    // without held-out chains named: the reviewer's run as it is
+    expect((await bundleFromDir(run)).get("results.jsonl")!.toString()).toBe(whole.get("results.jsonl")!.toString());
   });
 
   it("the dataset's version and chain views", async () => {

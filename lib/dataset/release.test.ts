@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordSha256 } from "@/core/grading/version";
 import { InputError } from "@/core/errors";
 import type { Chain } from "@/core/schemas/dataset";
-import { openTestDb } from "@/lib/testing/test-db";
+import { openTestDb, testViewer } from "@/lib/testing/test-db";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
 let release: typeof import("@/lib/dataset/release");
@@ -78,5 +78,31 @@ describe("a release", () => {
     await expect(release.releaseVersion({ version: "v3", parent: "v1", retire: ["moneyx-chain-1"], reasons: {} })).rejects.toThrow("release v3 from v1: chain moneyx-chain-1: say why it is removed");
     await expect(release.releaseVersion({ version: "v3", parent: "v9", reasons: {} })).rejects.toThrow("no dataset version v9 to release from");
     expect(await t.db.datasetVersion.count()).toBe(before);
+  });
+});
+
+describe("the site admin's release form", () => {
+  it("releases for a site admin only; a bad field, a version that exists or the release's refusal named, nothing stored", async () => {
+    const { NotFoundError, FieldError } = await import("@/core/errors");
+    const admin = { ...(await testViewer(t, "release-admin", null)), isSiteAdmin: true };
+    const reviewer = await testViewer(t, "release-reviewer", null, { isReviewer: true });
+    const form = { version: "v-form", parent: "v1", accepted: false, retire: "tablefmt-chain-1", held_out: "", notes: "tablefmt-chain-1: retired from the form" };
+    await expect(release.releaseAsSiteAdmin(reviewer, form)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(release.releaseAsSiteAdmin(null, form)).rejects.toBeInstanceOf(NotFoundError);
+    const refused = async (input: typeof form, field: string, message: string) => {
+      const e = await release.releaseAsSiteAdmin(admin, input).catch((e: unknown) => e);
+      expect(e).toBeInstanceOf(FieldError);
+      expect((e as InstanceType<typeof FieldError>).field).toBe(field);
+      expect((e as Error).message).toContain(message);
+    };
+    await refused({ ...form, notes: "tablefmt-chain-1 retired" }, "notes", 'line 1: expected "<chain id>: why"');
+    await refused({ ...form, version: " " }, "version", "required");
+    await refused({ ...form, version: "v1" }, "version", "dataset version v1 exists already");
+    await refused({ ...form, notes: "" }, "form", "chain tablefmt-chain-1: say why it is removed");
+    await refused({ ...form, held_out: "no-such-chain" }, "form", "no chain no-such-chain");
+    expect(await t.db.datasetVersion.count({ where: { version: "v-form" } })).toBe(0);
+    const released = await release.releaseAsSiteAdmin(admin, form);
+    expect(released.notes).toEqual([{ chain: "tablefmt-chain-1", change: "removed", reason: "retired from the form" }]);
+    expect((await t.datasets.getChains("v-form")).map((c) => c.continuous_id)).not.toContain("tablefmt-chain-1");
   });
 });

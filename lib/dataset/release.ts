@@ -15,6 +15,9 @@ import { loadDataset } from "@/evaluator/dataset";
 import { DatasetImportError, getChains, importDataset, type DatasetImport } from "@/lib/dataset/data";
 import { db } from "@/db/client";
 import { acceptedProposedChains, type AcceptedProposedChain } from "@/lib/proposals/data";
+import { FieldError, InputError, NotFoundError } from "@/core/errors";
+import type { Viewer } from "@/lib/authz";
+import { z } from "zod";
 
 /** An accepted proposal's note: whose it was, who accepted it, when and why. */
 const acceptedReason = (a: AcceptedProposedChain) =>
@@ -52,5 +55,53 @@ export async function releaseVersion(r: ReleaseRequest): Promise<DatasetImport &
     return { ...(await importDataset(path, r.version, { parent: r.parent, notes: assembled.notes }, { heldOut: r.heldOut })), notes: assembled.notes };
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const chainIds = z
+  .string()
+  .transform((s) => s.split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(z.string().max(200)));
+
+/**
+ * The site admin's release form (/admin): `chainswe dataset release`'s options
+ * as fields. `notes`: one line per chain, `<chain id>: why`.
+ */
+export const releaseFormSchema = z.object({
+  version: z.string().trim().min(1, "required: the new version's name, e.g. v2").max(100, "at most 100 characters"),
+  parent: z.string().trim().min(1, "required: the version to release from"),
+  accepted: z.boolean(),
+  retire: chainIds,
+  held_out: chainIds,
+  notes: z.string().transform((text, ctx) => {
+    const reasons: Record<string, string> = {};
+    for (const [i, line] of text.split("\n").entries()) {
+      if (!line.trim()) continue;
+      const m = /^\s*([^:\s]+)\s*:\s*(\S.*)$/.exec(line);
+      if (!m) {
+        ctx.addIssue({ code: "custom", message: `line ${i + 1}: expected "<chain id>: why"` });
+        return z.NEVER;
+      }
+      reasons[m[1]!] = m[2]!.trim();
+    }
+    return reasons;
+  }),
+});
+
+/** The form's release, for a site admin (anyone else: NotFoundError, as the page); a FieldError naming the field, or the release's refusal on `form`. */
+export async function releaseAsSiteAdmin(viewer: Viewer | null, input: z.input<typeof releaseFormSchema>): Promise<Awaited<ReturnType<typeof releaseVersion>>> {
+  if (!viewer?.isSiteAdmin) throw new NotFoundError("page");
+  const parsed = releaseFormSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new FieldError(String(issue.path[0] ?? "form"), issue.message);
+  }
+  const f = parsed.data;
+  if (await db.datasetVersion.findUnique({ where: { version: f.version }, select: { id: true } })) throw new FieldError("version", `dataset version ${f.version} exists already`);
+  try {
+    return await releaseVersion({ version: f.version, parent: f.parent, accepted: f.accepted, retire: f.retire, reasons: f.notes, heldOut: f.held_out });
+  } catch (e) {
+    if (e instanceof DatasetImportError || e instanceof InputError) throw new FieldError("form", e.message);
+    throw e;
   }
 }

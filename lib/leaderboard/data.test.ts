@@ -4,7 +4,7 @@
  * scores kept in memory between requests follow every recomputation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_GOLD_SEQ, completedSubmission, openTestDb } from "@/lib/testing/test-db";
+import { DEMO_DATASET, DEMO_GOLD_SEQ, completedSubmission, openTestDb } from "@/lib/testing/test-db";
 import { clockTicked } from "@/lib/testing/wait";
 
 let t: Awaited<ReturnType<typeof openTestDb>>;
@@ -215,5 +215,21 @@ describe("scores without test-editing patches (SPEC §7)", () => {
     expect(without.counts.resolved).toBe(13);
     expect(without.chain.value).toBeLessThan(withEdits.chain.value);
     expect(without.perBug.ci[0]).toBeLessThanOrEqual(without.perBug.value);
+  });
+});
+
+describe("the default version (SPEC §8)", () => {
+  it("is the newest version with a published row, so a release without rows does not empty the board; with none, the newest", async () => {
+    await completed("lb-default", "oracle");
+    await clockTicked();
+    await t.datasets.importDataset(DEMO_DATASET, "v2-no-rows");
+    const board = await lb.getLeaderboard({});
+    expect(board.versions).toEqual(["v2-no-rows", "v1"]);
+    expect(board.version).toBe("v1");
+    expect(board.rows.length).toBeGreaterThan(0);
+    expect((await lb.getLeaderboard({ version: "v2-no-rows" })).rows).toEqual([]);
+    const { defaultVersion } = await import("@/lib/dataset/default-version");
+    expect(await defaultVersion(["v2-no-rows"])).toBe("v2-no-rows");
+    expect(await defaultVersion([])).toBeNull();
   });
 });

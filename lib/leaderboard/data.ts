@@ -54,9 +54,10 @@ import { archivedSubmissions } from "@/lib/leaderboard/history";
 import { asOfSchema, endOfDay } from "@/lib/leaderboard/as-of";
 import { storedRanking, tiersForRows, type RowTierFacts } from "@/lib/leaderboard/tiers";
 import { entriesTrust, trustRunSelect } from "@/lib/leaderboard/trust";
+import { defaultVersion } from "@/lib/dataset/default-version";
 
 export const leaderboardQuerySchema = z.object({
-  /** a dataset version; default the newest */
+  /** a dataset version; default the newest with published rows (lib/dataset/default-version.ts) */
   version: z.string().trim().min(1).optional(),
   scoring: scoringSchema.default("strict"),
   /** per-position population: the paper's length-3 chains, or all */
@@ -297,14 +298,14 @@ const boards = (caches.chainsweLeaderboards ??= { data: null, byQuery: new Map()
 const valueBoards = (caches.chainsweLeaderboardValues ??= { data: null, byQuery: new Map() });
 const derived = ((globalThis as { chainsweLeaderboardDerived?: QueryCache<unknown> }).chainsweLeaderboardDerived ??= { data: null, byQuery: new Map() });
 
-/** Every dataset version, the newest (the default view) first. */
+/** Every dataset version, the newest first (the default view: lib/dataset/default-version.ts). */
 export async function versionsNewestFirst(): Promise<string[]> {
   return (await db.datasetVersion.findMany({ orderBy: { createdAt: "desc" }, select: { version: true } })).map((v) => v.version);
 }
 
 async function readLeaderboard(q: LeaderboardQuery): Promise<LeaderboardValues> {
   const versions = await versionsNewestFirst();
-  const version = q.version ?? versions[0] ?? null;
+  const version = q.version ?? (await defaultVersion(versions));
   const meta = { version, versions, scoring: q.scoring, positions: q.positions, asOf: q.as_of ?? null, split: q.split };
   if (!version || !versions.includes(version)) return withCompletion({ ...meta, window: null, rows: [] }, { score: async () => new Map(), scoreHeadlines: async () => new Map() });
   // a Mini board's chains are drawn from the public ones (SPEC §8)

@@ -29,6 +29,7 @@ import { checkManifest, versionRulesSchema, type RuleBreach } from "@/core/schem
 import { modeSchema, type Mode } from "@/core/schemas/prediction";
 import { createSubmission, nextRunNumber, SubmissionError } from "@/lib/submissions/data";
 import { storedMiniSchema } from "@/lib/dataset/data";
+import { defaultVersion } from "@/lib/dataset/default-version";
 import { readMultipart } from "@/lib/submissions/multipart";
 import { uploadedTrajectories } from "@/lib/submissions/trajectories";
 import { quotaError, quotaUse, recordArrival, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
@@ -206,6 +207,8 @@ export type SubmitFormOptions = {
   systems: SystemChoice[];
   /** newest first, each with the modes it takes and the size of its Mini split (SPEC §8; null: none) */
   versions: { version: string; modes: Mode[]; mini: number | null }[];
+  /** the version the form starts on: the board's default (lib/dataset/default-version.ts) */
+  defaultVersion: string | null;
   maxUploadBytes: number;
   maxPatchBytes: number;
   maxTrajectoriesBytes: number;
@@ -229,6 +232,7 @@ export async function submitFormOptions(viewer: Viewer, limits: IntakeLimits = i
   return {
     runOf: entry,
     systems,
+    defaultVersion: await defaultVersion(versions.map((v) => v.version)),
     versions: versions.map((v) => ({
       version: v.version,
       modes: parseColumn(datasetModesSchema, v.modes, "DatasetVersion.modes"),

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chainSchema, type Chain } from "@/core/schemas/dataset";
 import { ROOT } from "@/lib/testing/demo-database";
+import { asNewChain } from "@/lib/demo-proposal";
 
 export const DEMO_RECORDS: Chain[] = readFileSync(join(ROOT, "demo", "dataset.jsonl"), "utf8")
   .split("\n")
@@ -44,8 +45,8 @@ const COIN_DIFF = [
 export function proposedChain(repo: string, suffix: string, v: ProposedVariant = {}): Chain {
   const demo = DEMO_RECORDS.find((c) => c.repo === `chainswe-demo/${repo}`);
   if (!demo) throw new Error(`no demo repository ${repo}`);
-  const bugs = demo.bug_fixes.slice(0, v.bugs ?? demo.bug_fixes.length).map((b, i) => {
-    const bug = { ...b, swebench_instance_id: `${b.swebench_instance_id}-${suffix}` };
+  const renamed = asNewChain(demo, `${repo}-${suffix}`, suffix, v.bugs);
+  const bugs = renamed.bug_fixes.map((bug, i) => {
     if (i !== 0) return bug;
     if (v.goldFails) bug.FAIL_TO_PASS = [...bug.FAIL_TO_PASS, "tests/test_parser.py::test_no_such_test"];
     if (v.coinFlip) {
@@ -55,7 +56,7 @@ export function proposedChain(repo: string, suffix: string, v: ProposedVariant =
     }
     return bug;
   });
-  return { ...demo, continuous_id: `${repo}-${suffix}`, swebench_instance_ids: bugs.map((b) => b.swebench_instance_id), bug_fixes: bugs };
+  return { ...renamed, bug_fixes: bugs };
 }
 
 /** Records as a JSONL file's text. */

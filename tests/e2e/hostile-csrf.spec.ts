@@ -15,6 +15,7 @@ import { jsonl, proposedChain } from "@/lib/testing/proposed-chains";
 import { DEMO_VERSION } from "./site";
 import { PASSWORD, createToken, signUp } from "./steps";
 import { SERVER_ACTIONS, STATE_CHANGING_ROUTES, type ServerAction, type StateChangingRoute } from "./hostile-routes";
+import { deleteVersion } from "./steps";
 import {
   CHAIN,
   FORGED_ORIGINS,
@@ -302,6 +303,21 @@ const ACTIONS: Record<ServerAction, ActionCase> = {
       await page.getByRole("button", { name: "Re-grade" }).click();
     },
     probe: () => dbGet(`SELECT lastRegrade FROM Submission WHERE id = ?`, completedId),
+  },
+  "app/admin/actions.ts releaseVersionAction": {
+    as: signedIn(() => rev.context),
+    path: () => "/admin",
+    submit: async (page) => {
+      const form = page.getByRole("form", { name: "Release a version" });
+      await form.getByLabel("New version").fill(`csrf-release-${run}`);
+      await form.getByLabel("From").selectOption(DEMO_VERSION);
+      await form.getByLabel("Retire (chain ids)").fill("tablefmt-chain-1");
+      await form.getByLabel(/^Why/).fill("tablefmt-chain-1: retired by the CSRF test's release");
+      await form.getByRole("button", { name: "Release" }).click();
+    },
+    probe: () => dbGet(`SELECT count(*) AS n FROM DatasetVersion WHERE version = ?`, `csrf-release-${run}`),
+    // the specs share one database: the version goes again
+    cleanup: async () => deleteVersion(`csrf-release-${run}`),
   },
   "app/signup/actions.ts signUpAction": {
     as: (browser) => browser.newContext({ baseURL: base() }),

@@ -25,6 +25,7 @@ export const SERVER_ACTIONS = [
   "app/account/actions.ts changePasswordAction",
   "app/admin/actions.ts changeSiteRoleAction",
   "app/admin/actions.ts regradeAction",
+  "app/admin/actions.ts releaseVersionAction",
   "app/signup/actions.ts signUpAction",
   "app/submissions/[id]/actions.ts visibilityAction",
   "app/submissions/[id]/actions.ts cancelAction",

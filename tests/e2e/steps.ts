@@ -1,4 +1,5 @@
 /** Browser steps the specs share: a person signing up, a reviewer signing in, a team with one system, an API token, a screenshot. */
+import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
 import { chainswe } from "./site";
 
@@ -56,4 +57,15 @@ export async function createToken(page: Page, name: string, scopes: ("submit" | 
   const token = await page.getByLabel("New API token").inputValue();
   expect(token).toMatch(/^csw_/);
   return token;
+}
+
+/** Removes a dataset version a test made from the shared site's database (its chains and rules with it), so the next spec does not find it. */
+export function deleteVersion(version: string): void {
+  const sqlite = new Database(new URL(process.env.E2E_DATABASE_URL!).pathname);
+  try {
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.prepare(`DELETE FROM DatasetVersion WHERE version = ?`).run(version);
+  } finally {
+    sqlite.close();
+  }
 }
