@@ -20,7 +20,7 @@ export function SiteHeader({ viewer, facts, unread }: { viewer: Viewer | null; f
             ChainSWE
           </Link>
           <span className="meta">
-            {facts.datasetVersion ? `dataset ${facts.datasetVersion}` : "no dataset yet"}
+            {facts.datasetVersion ? `newest dataset ${facts.datasetVersion}` : "no dataset yet"}
             {facts.newestResult ? ` · newest result ${utcDay(facts.newestResult)}` : ""}
           </span>
         </span>

@@ -68,6 +68,8 @@ export const AUDIT_ACTIONS = [
   "proposed_chain_rejected",
   // a team member downloaded a version's held-out problem statements (SPEC §8); the reason names the team
   "held_out_downloaded",
+  // a site admin released a dataset version from the admin page (SPEC §8); the reason names its parent and changes
+  "version_released",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

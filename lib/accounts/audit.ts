@@ -10,6 +10,7 @@ import { modeSchema } from "@/core/schemas/prediction";
 import type { Prisma } from "@/db/generated/prisma/client";
 import { AUDIT_PAGE_SIZE, userAnchor, type AuditQuery } from "@/lib/accounts/audit-query";
 import { submissionPageUrl } from "@/lib/submissions/urls";
+import { datasetHref } from "@/lib/dataset/url";
 
 /** What an entry acted on: named, and linked to its page when it has one the site admin may read. */
 export type AuditSubject = { kind: string; label: string; href: string | null; id: string };
@@ -43,6 +44,7 @@ async function subjects(entries: { targetType: string; targetId: string }[]): Pr
     if (s) return { kind, id, label: `${s.system.name} · ${MODE_LABELS[modeSchema.parse(s.mode)]} · run ${s.run}`, href: submissionPageUrl(s.id) };
     const c = kind === "proposed_chain" ? chain.get(id) : undefined;
     if (c) return { kind, id, label: c.continuousId, href: `/dataset/proposals/${encodeURIComponent(c.proposalId)}` };
+    if (kind === "dataset_version") return { kind, id, label: `dataset ${id}`, href: datasetHref(id) };
     const u = kind === "user" ? user.get(id) : undefined;
     if (u) return { kind, id, label: u.username ?? u.name ?? id, href: userAnchor(u.id) };
     // gone (a deleted submission), or not one thing ("all" of a re-grade of every submission)

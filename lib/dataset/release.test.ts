@@ -104,5 +104,8 @@ describe("the site admin's release form", () => {
     const released = await release.releaseAsSiteAdmin(admin, form);
     expect(released.notes).toEqual([{ chain: "tablefmt-chain-1", change: "removed", reason: "retired from the form" }]);
     expect((await t.datasets.getChains("v-form")).map((c) => c.continuous_id)).not.toContain("tablefmt-chain-1");
+    // the release is in the audit log with its admin, its parent and what changed; the refusals above left none
+    const audit = await t.db.auditLog.findMany({ where: { action: "version_released" } });
+    expect(audit.map((a) => [a.actorId, a.targetType, a.targetId, a.reason])).toEqual([[admin.id, "dataset_version", "v-form", "from v1: removed tablefmt-chain-1"]]);
   });
 });

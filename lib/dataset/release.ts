@@ -18,6 +18,7 @@ import { acceptedProposedChains, type AcceptedProposedChain } from "@/lib/propos
 import { FieldError, InputError, NotFoundError } from "@/core/errors";
 import type { Viewer } from "@/lib/authz";
 import { z } from "zod";
+import type { AuditAction } from "@/core/schemas/columns";
 
 /** An accepted proposal's note: whose it was, who accepted it, when and why. */
 const acceptedReason = (a: AcceptedProposedChain) =>
@@ -99,7 +100,12 @@ export async function releaseAsSiteAdmin(viewer: Viewer | null, input: z.input<t
   const f = parsed.data;
   if (await db.datasetVersion.findUnique({ where: { version: f.version }, select: { id: true } })) throw new FieldError("version", `dataset version ${f.version} exists already`);
   try {
-    return await releaseVersion({ version: f.version, parent: f.parent, accepted: f.accepted, retire: f.retire, reasons: f.notes, heldOut: f.held_out });
+    const released = await releaseVersion({ version: f.version, parent: f.parent, accepted: f.accepted, retire: f.retire, reasons: f.notes, heldOut: f.held_out });
+    const changes = released.notes.map((n) => `${n.change} ${n.chain}`).join(", ") || "no chain changed";
+    await db.auditLog.create({
+      data: { actorId: viewer.id, action: "version_released" satisfies AuditAction, targetType: "dataset_version", targetId: f.version, reason: `from ${f.parent}: ${changes}` },
+    });
+    return released;
   } catch (e) {
     if (e instanceof DatasetImportError || e instanceof InputError) throw new FieldError("form", e.message);
     throw e;
