@@ -90,6 +90,13 @@ describe("fitRasch", () => {
     [...fit.ability, ...fit.difficulty].forEach((v, i) => expect(v).toBeCloseTo(best[i]!, 6));
   });
 
+  it("with more items than rows (the other block eliminated) it agrees with brute force too", () => {
+    const wide = [1, 1, 0, 0.5, 0, 1, 1, 0]; // 2 rows × 4 items
+    const fit = fitRasch(wide, 2, 4, { tolerance: 1e-10 });
+    const best = compassMax((x) => raschLogPosterior(wide, 2, 4, x.slice(0, 2), x.slice(2)), 6);
+    [...fit.ability, ...fit.difficulty].forEach((v, i) => expect(v).toBeCloseTo(best[i]!, 6));
+  });
+
   it("a matrix symmetric under reversing rows and items and flipping outcomes gives antisymmetric estimates; identical items equal ones", () => {
     // y[r][i] = 1 − y[3 − r][3 − i]; items 1 and 2 identical, so are items 3 and 4
     const sym = [

@@ -11,21 +11,24 @@
  * is strictly concave with one maximum: the scale is pinned by the prior, and
  * an item solved by every row (or none) gets a finite difficulty.
  *
- * The fit alternates two blocks: every θ with b held, then every b with θ held.
- * Within a block the parameters are independent, so one Newton step per
- * parameter is the block's Newton step; each is halved until its own log
- * posterior does not fall, so every sweep climbs. The fit has converged when
- * the largest absolute gradient over all parameters is below `tolerance`.
+ * The fit is Newton's method on all abilities and difficulties at once, from
+ * zero: the Hessian's two diagonal blocks make it cheap to solve through the
+ * Schur complement of the larger block (a dense system the size of the smaller
+ * one, by Cholesky). Each step is halved until the log posterior does not
+ * fall, so the fit climbs from any start. It has converged when the largest
+ * absolute gradient over all parameters is below `tolerance`. (Alternating
+ * Newton steps on one block at a time was tried first: on 600 rows × 304 bugs
+ * it zig-zagged for 500 sweeps without converging.)
  */
 export const PRIOR_SD = 3;
 
 export type RaschOptions = { tolerance: number; maxIterations: number; priorSd: number };
-export const RASCH_DEFAULTS: RaschOptions = { tolerance: 1e-6, maxIterations: 500, priorSd: PRIOR_SD };
+export const RASCH_DEFAULTS: RaschOptions = { tolerance: 1e-6, maxIterations: 100, priorSd: PRIOR_SD };
 
 export type RaschFit = {
   ability: Float64Array;
   difficulty: Float64Array;
-  /** sweeps made (each updates every θ, then every b) */
+  /** Newton steps made */
   iterations: number;
   converged: boolean;
   /** the largest absolute gradient of the log posterior at the answer */
@@ -68,34 +71,76 @@ export function raschGradient(y: ArrayLike<number>, rows: number, items: number,
   return { ability: ga, difficulty: gb };
 }
 
-/**
- * One block's Newton steps: each parameter x_k (sign +1 for an ability, −1 for
- * a difficulty, so η = sign·(x_k − other)) against the other block held.
- * cell(k, j) is the index of y for parameter k and the other block's j.
- */
-function newtonBlock(x: Float64Array, others: Float64Array, sign: 1 | -1, y: ArrayLike<number>, cell: (k: number, j: number) => number, v: number): void {
-  const m = others.length;
-  const objective = (k: number, value: number) => {
-    let f = -(value * value) / (2 * v);
-    for (let j = 0; j < m; j++) f += cellLogLik(y[cell(k, j)] as number, sign * (value - others[j]!));
-    return f;
-  };
-  for (let k = 0; k < x.length; k++) {
-    const xk = x[k]!;
-    let g = -xk / v;
-    let h = 1 / v;
-    for (let j = 0; j < m; j++) {
-      const p = sigmoid(sign * (xk - others[j]!));
-      g += sign * ((y[cell(k, j)] as number) - p);
-      h += p * (1 - p);
+/** Solves S x = rhs for a symmetric positive definite S (n × n, row-major; overwritten by its Cholesky factor). */
+function choleskySolve(S: Float64Array, n: number, rhs: Float64Array): Float64Array {
+  for (let j = 0; j < n; j++) {
+    let d = S[j * n + j]!;
+    for (let k = 0; k < j; k++) d -= S[j * n + k]! ** 2;
+    if (!(d > 0)) throw new RangeError("the Rasch Hessian is not negative definite (outcomes outside [0, 1]?)");
+    const l = Math.sqrt(d);
+    S[j * n + j] = l;
+    for (let i = j + 1; i < n; i++) {
+      let x = S[i * n + j]!;
+      for (let k = 0; k < j; k++) x -= S[i * n + k]! * S[j * n + k]!;
+      S[i * n + j] = x / l;
     }
-    let step = g / h;
-    if (step === 0) continue;
-    const before = objective(k, xk);
-    // halving keeps the step an ascent: a Newton step on a concave function may overshoot
-    for (let tries = 0; tries < 40 && objective(k, xk + step) < before; tries++) step /= 2;
-    x[k] = xk + step;
   }
+  const x = Float64Array.from(rhs);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < i; k++) x[i] = x[i]! - S[i * n + k]! * x[k]!;
+    x[i] = x[i]! / S[i * n + i]!;
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    for (let k = i + 1; k < n; k++) x[i] = x[i]! - S[k * n + i]! * x[k]!;
+    x[i] = x[i]! / S[i * n + i]!;
+  }
+  return x;
+}
+
+/**
+ * The Newton step (dθ, db) solving −H (dθ, db) = g, where −H = [[A, −W], [−Wᵀ, B]]:
+ * A, B diagonal (Σ p(1 − p) over a row's items, an item's rows, plus 1/s²), W the
+ * rows × items weights p(1 − p). The larger block is eliminated; the smaller one's
+ * Schur complement is solved by Cholesky.
+ */
+function newtonStep(w: Float64Array, rows: number, items: number, ga: Float64Array, gb: Float64Array, v: number): { da: Float64Array; db: Float64Array } {
+  const A = new Float64Array(rows).fill(1 / v);
+  const B = new Float64Array(items).fill(1 / v);
+  for (let r = 0; r < rows; r++) {
+    for (let i = 0; i < items; i++) {
+      const x = w[r * items + i]!;
+      A[r] = A[r]! + x;
+      B[i] = B[i]! + x;
+    }
+  }
+  const onItems = items <= rows;
+  // the kept block (k) and the eliminated one (e); weight(e, k) reads W either way
+  const [nk, ne, Dk, De, gk, ge] = onItems ? [items, rows, B, A, gb, ga] : [rows, items, A, B, ga, gb];
+  const weight = onItems ? (e: number, k: number) => w[e * items + k]! : (e: number, k: number) => w[k * items + e]!;
+  const S = new Float64Array(nk * nk);
+  for (let k = 0; k < nk; k++) S[k * nk + k] = Dk[k]!;
+  const rhs = Float64Array.from(gk);
+  const row = new Float64Array(nk);
+  for (let e = 0; e < ne; e++) {
+    const inv = 1 / De[e]!;
+    for (let k = 0; k < nk; k++) row[k] = weight(e, k);
+    const ge_e = ge[e]! * inv;
+    for (let k = 0; k < nk; k++) {
+      const a = row[k]! * inv;
+      if (a === 0) continue;
+      rhs[k] = rhs[k]! + row[k]! * ge_e;
+      // the lower triangle only: the Cholesky factorisation reads no more
+      for (let j = 0; j <= k; j++) S[k * nk + j] = S[k * nk + j]! - a * row[j]!;
+    }
+  }
+  const dk = choleskySolve(S, nk, rhs);
+  const de = new Float64Array(ne);
+  for (let e = 0; e < ne; e++) {
+    let x = ge[e]!;
+    for (let k = 0; k < nk; k++) x += weight(e, k) * dk[k]!;
+    de[e] = x / De[e]!;
+  }
+  return onItems ? { da: de, db: dk } : { da: dk, db: de };
 }
 
 /** The MAP abilities and difficulties of outcomes y (rows × items, row-major, each in [0, 1]). */
@@ -107,29 +152,43 @@ export function fitRasch(y: ArrayLike<number>, rows: number, items: number, opts
     if (!(v >= 0 && v <= 1)) throw new RangeError(`outcome of row ${Math.floor(c / items) + 1}, item ${(c % items) + 1} is ${v}, not in [0, 1]`);
   }
   const v = o.priorSd * o.priorSd;
-  const ability = new Float64Array(rows);
-  const difficulty = new Float64Array(items);
-  const maxGradient = () => {
-    const g = raschGradient(y, rows, items, ability, difficulty, o.priorSd);
+  let ability = new Float64Array(rows);
+  let difficulty = new Float64Array(items);
+  const w = new Float64Array(rows * items);
+  const weights = () => {
+    for (let r = 0; r < rows; r++) {
+      for (let i = 0; i < items; i++) {
+        const p = sigmoid(ability[r]! - difficulty[i]!);
+        w[r * items + i] = p * (1 - p);
+      }
+    }
+  };
+  const largest = (g: { ability: Float64Array; difficulty: Float64Array }) => {
     let worst = 0;
     for (const x of g.ability) worst = Math.max(worst, Math.abs(x));
     for (const x of g.difficulty) worst = Math.max(worst, Math.abs(x));
     return worst;
   };
+  let lp = raschLogPosterior(y, rows, items, ability, difficulty, o.priorSd);
+  let g = raschGradient(y, rows, items, ability, difficulty, o.priorSd);
   let iterations = 0;
-  let gradient = maxGradient();
-  while (gradient >= o.tolerance && iterations < o.maxIterations) {
-    newtonBlock(ability, difficulty, 1, y, (r, i) => r * items + i, v);
-    newtonBlock(difficulty, ability, -1, y, (i, r) => r * items + i, v);
+  while (largest(g) >= o.tolerance && iterations < o.maxIterations) {
+    weights();
+    const step = newtonStep(w, rows, items, g.ability, g.difficulty, v);
+    // halved while the log posterior falls (beyond rounding): a full step may overshoot far from the answer
+    for (let t = 1, tries = 0; tries < 60; t /= 2, tries++) {
+      const a = ability.map((x, r) => x + t * step.da[r]!);
+      const b = difficulty.map((x, i) => x + t * step.db[i]!);
+      const next = raschLogPosterior(y, rows, items, a, b, o.priorSd);
+      if (next >= lp - 1e-12 * Math.abs(lp)) {
+        ability = a;
+        difficulty = b;
+        lp = next;
+        break;
+      }
+    }
     iterations++;
-    gradient = maxGradient();
+    g = raschGradient(y, rows, items, ability, difficulty, o.priorSd);
   }
-  return {
-    ability,
-    difficulty,
-    iterations,
-    converged: gradient < o.tolerance,
-    max_gradient: gradient,
-    log_posterior: raschLogPosterior(y, rows, items, ability, difficulty, o.priorSd),
-  };
+  return { ability, difficulty, iterations, converged: largest(g) < o.tolerance, max_gradient: largest(g), log_posterior: lp };
 }
