@@ -215,7 +215,7 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
         ) : (
           <DatasetPositionsTable rows={view.positionRates} keys={shownRateKeys(view.population)} caption={`Solve rate by position, ${query.positions === "length3" ? "length-3 chains" : "all chains"}`} />
         )}
-        <DatasetExportLinks label="positions" href={exportHref("positions")} />
+        <DatasetExportLinks label="positions" href={exportHref("positions")} testId="positions-exports" />
       </section>
 
       <section aria-labelledby="discrimination-heading">
@@ -246,8 +246,8 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
               Fit over {disc.fit.chains.rows} rows × {disc.fit.chains.items} chains: {disc.fit.chains.iterations} iterations, {disc.fit.chains.converged ? "converged" : "not converged"}; over{" "}
               {disc.fit.bugs.rows} rows × {disc.fit.bugs.items} bugs: {disc.fit.bugs.iterations} iterations, {disc.fit.bugs.converged ? "converged" : "not converged"}.
             </p>
-            <DatasetExportLinks label="chains' figures" href={discExport("chains")} />
-            <DatasetExportLinks label="bugs' figures" href={discExport("bugs")} />
+            <DatasetExportLinks label="chains' figures" href={discExport("chains")} testId="discrimination-chains-exports" />
+            <DatasetExportLinks label="bugs' figures" href={discExport("bugs")} testId="discrimination-bugs-exports" />
           </>
         )}
       </section>
