@@ -71,9 +71,9 @@ export function discriminationFlags(item: { solved_by_all: boolean; solved_by_no
 const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
 /** "3 of 5 chains still discriminate among the top ten rows" (or among all the rows, when there are fewer). */
-export function discriminationSummary(view: Pick<DiscriminationView, "discriminating" | "chains" | "rows" | "top_n">): string {
+export function discriminationSummary(view: Pick<DiscriminationView, "discriminating" | "rows" | "top_n"> & { chains: readonly unknown[] }): string {
   const top = Math.min(view.rows, view.top_n);
-  const among = view.rows > view.top_n ? `the top ${NUMBER_WORDS[top] ?? top} rows` : `all ${NUMBER_WORDS[top] ?? top} row${top === 1 ? "" : "s"} (fewer than ${NUMBER_WORDS[view.top_n] ?? view.top_n})`;
+  const among = view.rows >= view.top_n ? `the top ${NUMBER_WORDS[top] ?? top} rows` : `all ${NUMBER_WORDS[top] ?? top} row${top === 1 ? "" : "s"} (fewer than ${NUMBER_WORDS[view.top_n] ?? view.top_n})`;
   return `${view.discriminating} of ${view.chains.length} chains still discriminate among ${among}`;
 }
 
