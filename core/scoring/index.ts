@@ -81,3 +81,4 @@ export {
   renderTable,
   type Align,
 } from "./format";
+export { discrimination, TOP_N, type Discrimination, type DiscriminationChain, type DiscriminationRow, type ItemFigures, type ChainFigures, type BugFigures, type FitSummary } from "./discrimination";

@@ -11,7 +11,7 @@ const row = (id: string, ones: number, chains: number) => {
 describe("rankTiers", () => {
   it("a hand-worked ranking: A far ahead of B, B level with C within chance", () => {
     // A vs B: 10 chains for A, none for B → p = 2/2^10; B vs C: one chain → p = 1.
-    // Holm over two: 2·2/1024 = 1/256 < 0.05 starts tier 2 at B; C stays in it.
+    // against the leader A, Bonferroni over two: 2·2/1024 < 0.05 starts tier 2 at B, its leader; C vs B stays in it.
     const tiers = rankTiers([row("C", 1, 12), row("A", 12, 12), row("B", 2, 12)], { draws: 200 });
     expect(tiers.map((t) => [t.id, t.rank, t.tier])).toEqual([
       ["A", 1, 1],
@@ -22,9 +22,11 @@ describe("rankTiers", () => {
     expect(tiers[1]!.p_vs_above).toBeCloseTo(2 / 1024, 15);
     expect(tiers[1]!.p_vs_above_holm).toBeCloseTo(4 / 1024, 15);
     expect(tiers[2]!.p_vs_above).toBe(1);
+    expect(tiers.map((t) => t.tier_leader)).toEqual(["A", "B", "B"]);
+    expect(tiers[2]!.p_vs_tier_leader).toBe(1);
   });
 
-  it("a separation that survives alone but not Holm's correction keeps one tier", () => {
+  it("a separation that survives alone but not the correction keeps one tier", () => {
     // 6 of 6 discordant chains: p = 2/64 = 0.03125 < 0.05, but ×2 = 0.0625 with a second comparison
     const tiers = rankTiers([row("A", 6, 6), row("B", 0, 6), row("C", 0, 6)], { draws: 50 });
     expect(tiers[1]!.p_vs_above).toBeCloseTo(0.03125, 15);
@@ -32,6 +34,25 @@ describe("rankTiers", () => {
     expect(tiers.map((t) => t.tier)).toEqual([1, 1, 1]);
     // B and C are level on every chain: the same rank
     expect(tiers.map((t) => t.rank)).toEqual([1, 2, 2]);
+  });
+
+  it("a tier cannot drift: A ≈ B and B ≈ C, but C is tested against A, its tier's leader", () => {
+    // A 12 of 12, B 6, C 0. A vs B: 6 discordant, p = 2/64, Bonferroni ×2 = 0.0625: one tier.
+    // B vs C alike; but A vs C: 12 discordant, p = 2/4096, ×2 = 1/1024 < 0.05: C leads tier 2.
+    const tiers = rankTiers([row("A", 12, 12), row("B", 6, 12), row("C", 0, 12)], { draws: 20 });
+    expect(tiers.map((t) => [t.id, t.tier, t.tier_leader])).toEqual([
+      ["A", 1, "A"],
+      ["B", 1, "A"],
+      ["C", 2, "C"],
+    ]);
+    expect(tiers[0]).toMatchObject({ p_vs_tier_leader: null, p_vs_tier_leader_adjusted: null });
+    expect(tiers[1]!.p_vs_tier_leader).toBeCloseTo(2 / 64, 15);
+    expect(tiers[1]!.p_vs_tier_leader_adjusted).toBeCloseTo(4 / 64, 15);
+    expect(tiers[2]!.p_vs_tier_leader).toBeCloseTo(2 / 4096, 15);
+    expect(tiers[2]!.p_vs_tier_leader_adjusted).toBeCloseTo(4 / 4096, 15);
+    // the adjacent tests alone (Holm over both) would have kept all three in one tier
+    expect(tiers[2]!.p_vs_above).toBeCloseTo(2 / 64, 15);
+    expect(tiers[2]!.p_vs_above_holm).toBeCloseTo(4 / 64, 15);
   });
 
   it("ranks by resolved bugs, then solved chains", () => {

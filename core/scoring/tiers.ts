@@ -3,11 +3,15 @@
  *
  * Rows are ranked as the board ranks them by default: resolved bugs (per-bug %)
  * best first, then solved chains, then id. Each row is tested against the row
- * directly above it with the exact sign test over the chains both cover
- * (core/statistics): per chain, the difference in resolved bugs (a row of
- * repeated runs: the mean over its runs). The p-values of the n − 1 adjacent
- * pairs are Holm-corrected together; a row starts a new tier when its corrected
- * p-value is below ALPHA, otherwise it shares the tier of the row above.
+ * directly above it and against its tier's leader with the exact sign test
+ * over the chains both cover (core/statistics): per chain, the difference in
+ * resolved bugs (a row of repeated runs: the mean over its runs). Tiers are
+ * decided against the leader (the tier's first row), so a tier cannot drift
+ * (A ≈ B and B ≈ C, yet A ≠ C, in one tier): going down the ranking, a row
+ * starts a new tier, and leads it, when the test against the current leader,
+ * Bonferroni-corrected over the n − 1 comparisons made (p · (n − 1), capped at
+ * 1), is below ALPHA. The p-values against the row above, raw and with Holm's
+ * correction over the n − 1 adjacent pairs, are kept for the reader.
  *
  * Rank stability: over the bootstrap's resamples of chains (the same seeded
  * draws as the intervals, core/scoring/bootstrap.ts), the share in which a row's
@@ -29,6 +33,15 @@ export type RowTier = {
   /** the sign test against the row above, raw and Holm-corrected; null for the first row */
   p_vs_above: number | null;
   p_vs_above_holm: number | null;
+  /** the id of its tier's leader (the tier's first row; its own id for a leader) */
+  tier_leader: string;
+  /**
+   * the sign test that placed it, raw and Bonferroni-corrected over the n − 1
+   * comparisons: against its tier's leader, or for a leader against the leader
+   * of the tier above (the test that opened its tier); null for the first row
+   */
+  p_vs_tier_leader: number | null;
+  p_vs_tier_leader_adjusted: number | null;
   /** share of resamples in which the row keeps its rank */
   rank_stability: number;
 };
@@ -69,18 +82,39 @@ export function rankTiers(rows: readonly TierInput[], opts: Partial<BootstrapOpt
   totals.sort((a, b) => byKeys(b.resolved, a.resolved) || byKeys(b.solved, a.solved) || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
   const ranked = totals.map((t) => t.row);
   const ranks = competitionRanks(Float64Array.from(totals, (t) => t.resolved), Float64Array.from(totals, (t) => t.solved));
-  const raw = ranked.slice(1).map((r, i) => {
-    const above = ranked[i]!;
+  const pairP = (a: TierInput, b: TierInput) => {
     const d = new Float64Array(chains);
-    for (let c = 0; c < chains; c++) d[c] = (above.resolved[c] as number) - (r.resolved[c] as number);
+    for (let c = 0; c < chains; c++) d[c] = (a.resolved[c] as number) - (b.resolved[c] as number);
     return signTest(d).p;
-  });
+  };
+  const raw = ranked.slice(1).map((r, i) => pairP(ranked[i]!, r));
   const holm = holmAdjust(raw);
   const stability = rankStability(ranked, ranks, resolveBootstrap(opts));
+  const comparisons = ranked.length - 1;
   let tier = 1;
+  let leader = 0;
   return ranked.map((r, i) => {
-    if (i > 0 && holm[i - 1]! < TIER_ALPHA) tier++;
-    return { id: r.id, rank: ranks[i]!, tier, p_vs_above: i > 0 ? raw[i - 1]! : null, p_vs_above_holm: i > 0 ? holm[i - 1]! : null, rank_stability: stability[i]! };
+    let vsLeader: number | null = null;
+    let adjusted: number | null = null;
+    if (i > 0) {
+      vsLeader = i - 1 === leader ? raw[i - 1]! : pairP(ranked[leader]!, r);
+      adjusted = Math.min(1, vsLeader * comparisons);
+      if (adjusted < TIER_ALPHA) {
+        tier++;
+        leader = i;
+      }
+    }
+    return {
+      id: r.id,
+      rank: ranks[i]!,
+      tier,
+      p_vs_above: i > 0 ? raw[i - 1]! : null,
+      p_vs_above_holm: i > 0 ? holm[i - 1]! : null,
+      tier_leader: ranked[leader]!.id,
+      p_vs_tier_leader: vsLeader,
+      p_vs_tier_leader_adjusted: adjusted,
+      rank_stability: stability[i]!,
+    };
   });
 }
 

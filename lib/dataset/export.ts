@@ -4,6 +4,7 @@
  */
 import type { ExportColumn } from "@/lib/export/table";
 import { type PositionSolveRate, RATE_KEYS, type RatesByMode } from "@/lib/dataset/solve-rates";
+import type { DiscriminationView } from "@/lib/dataset/discrimination";
 import type { DatasetBugRow, DatasetChainRow, DatasetVersionRow, RepositoryRow } from "@/lib/dataset/view";
 
 const rateColumns = <T>(prefix: string, label: string, rates: (row: T) => RatesByMode): ExportColumn<T>[] =>
@@ -59,4 +60,28 @@ export const BUG_COLUMNS: ExportColumn<DatasetBugRow & { continuousId: string }>
   { key: "pass_to_pass", label: "PASS_TO_PASS tests", value: (r) => r.passToPass },
   ...rateColumns<DatasetBugRow & { continuousId: string }>("solved", "solved", (r) => r.solved),
   { key: "problem_statement", label: "problem statement", value: (r) => r.problemStatement },
+];
+
+type DiscriminationItem = DiscriminationView["chains"][number] | DiscriminationView["bugs"][number];
+
+/** The figures both tables carry (SPEC §4 "Chains that still discriminate"). */
+const itemColumns = <T extends DiscriminationItem>(): ExportColumn<T>[] => [
+  { key: "mode", label: "mode", value: (r) => r.mode },
+  { key: "solve_rate", label: "solve rate", value: (r) => r.solve_rate },
+  { key: "point_biserial", label: "point-biserial", value: (r) => r.point_biserial },
+  { key: "difficulty", label: "Rasch difficulty", value: (r) => r.difficulty },
+  { key: "solved_by_all", label: "solved by all", value: (r) => r.solved_by_all },
+  { key: "solved_by_none", label: "solved by none", value: (r) => r.solved_by_none },
+  { key: "separates_top", label: "separates the top rows", value: (r) => r.separates_top },
+];
+
+export const DISCRIMINATION_CHAIN_COLUMNS: ExportColumn<DiscriminationView["chains"][number]>[] = [
+  { key: "continuous_id", label: "chain", value: (r) => r.continuous_id },
+  ...itemColumns<DiscriminationView["chains"][number]>(),
+];
+
+export const DISCRIMINATION_BUG_COLUMNS: ExportColumn<DiscriminationView["bugs"][number]>[] = [
+  { key: "continuous_id", label: "chain", value: (r) => r.continuous_id },
+  { key: "order", label: "position", value: (r) => r.order },
+  ...itemColumns<DiscriminationView["bugs"][number]>(),
 ];

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { positionSetSchema } from "@/core/scoring";
-import { formatParam, single } from "@/lib/view-query";
+import { modeSchema } from "@/core/schemas/prediction";
+import { formatParam, scoringParam, single } from "@/lib/view-query";
 
 /** /dataset and GET /api/v1/dataset */
 export const datasetIndexQuerySchema = z.object({
@@ -23,8 +24,20 @@ export const datasetVersionQuerySchema = z.object({
 });
 export type DatasetVersionQuery = z.infer<typeof datasetVersionQuerySchema>;
 
+/** /dataset/[version]: its tables' query, and its discrimination section's scoring and mode (absent: the mode with the most rows) */
+export const datasetVersionPageQuerySchema = datasetVersionQuerySchema.extend({ scoring: scoringParam, mode: single(modeSchema.optional()) });
+
 /** GET /api/v1/dataset/[version]/chains/[chain] */
 export const datasetChainQuerySchema = z.object({ format: formatParam });
+
+/** GET /api/v1/dataset/[version]/discrimination */
+export const discriminationQuerySchema = z.object({
+  format: formatParam,
+  table: single(z.enum(["chains", "bugs"]).default("chains")),
+  scoring: scoringParam,
+  /** absent: the mode with the most rows */
+  mode: single(modeSchema.optional()),
+});
 
 /** A version's page, with its query. */
 export const datasetHref = (version: string, query: Record<string, string | undefined> = {}) => {

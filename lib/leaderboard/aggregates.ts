@@ -6,7 +6,8 @@
  * evaluator's pure functions over `runResultsForSubmission`, so the portal's
  * numbers are `chainswe report`'s numbers.
  *
- * The version's rank tiers (lib/leaderboard/tiers.ts) are refreshed with them.
+ * The version's rank tiers (lib/leaderboard/tiers.ts) and its chains' figures
+ * (lib/leaderboard/discrimination.ts) are refreshed with them.
  * Refreshed by the worker when a submission completes (jobs/queue/run-job.ts),
  * removed when a reviewer re-runs it, and rebuilt whole by
  * `chainswe aggregates refresh` (e.g. after an upgrade changes a formula).
@@ -115,13 +116,13 @@ export async function refreshAggregates(submissionId: string, opts: { ranking?: 
   return { scored, analyses };
 }
 
-/** The version's rank tiers (lib/leaderboard/ranking-refresh.ts; imported when needed). */
+/** The version's rank tiers and its chains' figures (lib/leaderboard/ranking-refresh.ts; imported when needed). */
 async function refreshRanking(datasetVersionId: string): Promise<void> {
   const { refreshVersionRanking } = await import("@/lib/leaderboard/ranking-refresh");
   await refreshVersionRanking(datasetVersionId);
 }
 
-/** Every completed submission's aggregates, rebuilt, then every version's rank tiers; the count of submissions refreshed. */
+/** Every completed submission's aggregates, rebuilt, then every version's rank tiers and chains' figures; the count of submissions refreshed. */
 export async function refreshAllAggregates(log: (line: string) => void = () => {}): Promise<number> {
   const subs = await db.submission.findMany({ where: { status: "completed" }, select: { id: true }, orderBy: { createdAt: "asc" } });
   for (const [i, s] of subs.entries()) {
@@ -131,7 +132,7 @@ export async function refreshAllAggregates(log: (line: string) => void = () => {
   for (const v of await db.datasetVersion.findMany({ select: { id: true, version: true }, orderBy: { createdAt: "asc" } })) {
     const started = performance.now();
     await refreshRanking(v.id);
-    log(`version ${v.version}: rank tiers in ${Math.round(performance.now() - started)} ms`);
+    log(`version ${v.version}: rank tiers and discrimination in ${Math.round(performance.now() - started)} ms`);
   }
   return subs.length;
 }

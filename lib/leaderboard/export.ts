@@ -71,6 +71,10 @@ export type ApiRow = {
   /** the exact sign test over chains against the row above, raw and Holm-corrected; null for a mode's first row */
   p_vs_above: number | null;
   p_vs_above_holm: number | null;
+  /** its tier's leader (the submission of the tier's first row) and the sign test that placed it, raw and Bonferroni-corrected: against that leader, or for a leader against the tier above's; null for a mode's first row */
+  tier_leader: string | null;
+  p_vs_tier_leader: number | null;
+  p_vs_tier_leader_adjusted: number | null;
   /** share of resamples of chains in which the row keeps its rank */
   rank_stability: number | null;
 };
@@ -126,6 +130,9 @@ export function apiRow(r: LeaderboardRow): ApiRow {
     tier: r.tier?.tier ?? null,
     p_vs_above: r.tier?.p_vs_above ?? null,
     p_vs_above_holm: r.tier?.p_vs_above_holm ?? null,
+    tier_leader: r.tier?.tier_leader ?? null,
+    p_vs_tier_leader: r.tier?.p_vs_tier_leader ?? null,
+    p_vs_tier_leader_adjusted: r.tier?.p_vs_tier_leader_adjusted ?? null,
     rank_stability: r.tier?.rank_stability ?? null,
   };
 }
@@ -233,6 +240,10 @@ export const CSV_COLUMNS: CsvColumn<Line>[] = [
   { label: "chains", value: (l) => evaluated(l)?.counts.chains },
   { label: "bugs", value: (l) => evaluated(l)?.counts.bugs },
   { label: "submission_id", value: (l) => evaluated(l)?.submission_id },
+  // SPEC §4 the tier's leader and the test that placed the row (last, so earlier columns keep their places)
+  { label: "tier_leader", value: (l) => evaluated(l)?.tier_leader },
+  { label: "p_vs_tier_leader", value: (l) => pValue(evaluated(l)?.p_vs_tier_leader) },
+  { label: "p_vs_tier_leader_adjusted", value: (l) => pValue(evaluated(l)?.p_vs_tier_leader_adjusted) },
 ];
 
 export function csvLines(rows: LeaderboardRow[], reported: ReportedMainRow[]): Line[] {

@@ -1,18 +1,22 @@
 /**
  * Recomputes and stores a dataset version's rank tiers (lib/leaderboard/tiers.ts,
- * SPEC §4): from the aggregate refresh and when a submission's publication changes.
+ * SPEC §4) and the figures of the chains that still discriminate over the same
+ * rows (lib/leaderboard/discrimination.ts): from the aggregate refresh and when
+ * a submission's publication changes.
  */
 import type { ChainRecord } from "@/core/scoring";
 import { columnJson } from "@/core/schemas/columns";
 import { db } from "@/db/client";
 import { getLeaderboardValues } from "@/lib/leaderboard/data";
 import { parseStoredChains } from "@/lib/leaderboard/stored-scores";
+import { discriminationOfRanking, storedDiscriminationSchema } from "@/lib/leaderboard/discrimination";
 import { rankRows, storedRankingSchema, type StoredRanking } from "@/lib/leaderboard/tiers";
 import { storedChainRecords } from "@/lib/leaderboard/window";
 
 /**
- * Recompute and store the tiers of a version's board: its rows are those the
- * leaderboard shows (getLeaderboardValues), their chain records as stored.
+ * Recompute and store the tiers of a version's board and its chains' figures:
+ * its rows are those the leaderboard shows (getLeaderboardValues), their chain
+ * records as stored.
  */
 export async function refreshVersionRanking(datasetVersionId: string): Promise<StoredRanking | null> {
   const version = await db.datasetVersion.findUnique({ where: { id: datasetVersionId }, select: { version: true } });
@@ -34,6 +38,7 @@ export async function refreshVersionRanking(datasetVersionId: string): Promise<S
   for (const [id, list] of await storedChainRecords(unrecorded)) records.set(id, list);
   const ranking = rankRows(rows, records);
   const tiers = columnJson(storedRankingSchema, ranking);
-  await db.versionRanking.upsert({ where: { datasetVersionId }, create: { datasetVersionId, tiers }, update: { tiers, computedAt: new Date() } });
+  const discrimination = columnJson(storedDiscriminationSchema, discriminationOfRanking(ranking, records));
+  await db.versionRanking.upsert({ where: { datasetVersionId }, create: { datasetVersionId, tiers, discrimination }, update: { tiers, discrimination, computedAt: new Date() } });
   return ranking;
 }

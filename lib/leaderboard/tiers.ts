@@ -24,6 +24,10 @@ const storedTierSchema = z.object({
   tier: z.number().int().positive(),
   p_vs_above: z.number().nullable(),
   p_vs_above_holm: z.number().nullable(),
+  /** its tier's leader's submission and the test that placed it (SPEC §4); absent from rankings stored before leaders were */
+  tier_leader: z.string().nullable().default(null),
+  p_vs_tier_leader: z.number().nullable().default(null),
+  p_vs_tier_leader_adjusted: z.number().nullable().default(null),
   rank_stability: z.number(),
 });
 export const storedRankingSchema = z.object({ strict: z.array(storedTierSchema), lenient: z.array(storedTierSchema) });
@@ -31,7 +35,7 @@ export type StoredRanking = z.infer<typeof storedRankingSchema>;
 export type StoredTier = z.infer<typeof storedTierSchema>;
 
 /** A board row's tier as the page, API and CSV carry it. */
-export type RowTierFacts = Pick<RowTier, "tier" | "p_vs_above" | "p_vs_above_holm" | "rank_stability">;
+export type RowTierFacts = Pick<RowTier, "tier" | "p_vs_above" | "p_vs_above_holm" | "p_vs_tier_leader" | "p_vs_tier_leader_adjusted" | "rank_stability"> & { tier_leader: string | null };
 
 /** One row to rank: its runs' submissions, run 1 first. */
 export type RankedRow = { mode: Mode; submissionIds: string[] };
@@ -66,6 +70,9 @@ export function rankRows(rows: readonly RankedRow[], records: ReadonlyMap<string
         tier: t.tier,
         p_vs_above: t.p_vs_above,
         p_vs_above_holm: t.p_vs_above_holm,
+        tier_leader: t.tier_leader,
+        p_vs_tier_leader: t.p_vs_tier_leader,
+        p_vs_tier_leader_adjusted: t.p_vs_tier_leader_adjusted,
         rank_stability: t.rank_stability,
       }));
     });
@@ -85,7 +92,17 @@ export function tiersForRows(rows: readonly (RankedRow & { submissionId: string 
     const shown = rows.filter((r) => r.mode === mode);
     const storedKeys = new Set(stored.map((t) => key(t.submission_ids)));
     if (stored.length !== shown.length || !shown.every((r) => storedKeys.has(key(r.submissionIds)))) continue;
-    for (const t of stored) out.set(t.submission_id, { tier: t.tier, p_vs_above: t.p_vs_above, p_vs_above_holm: t.p_vs_above_holm, rank_stability: t.rank_stability });
+    for (const t of stored) {
+      out.set(t.submission_id, {
+        tier: t.tier,
+        p_vs_above: t.p_vs_above,
+        p_vs_above_holm: t.p_vs_above_holm,
+        tier_leader: t.tier_leader,
+        p_vs_tier_leader: t.p_vs_tier_leader,
+        p_vs_tier_leader_adjusted: t.p_vs_tier_leader_adjusted,
+        rank_stability: t.rank_stability,
+      });
+    }
   }
   return out;
 }

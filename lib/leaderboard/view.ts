@@ -155,15 +155,22 @@ function heldOutGapText(h: NonNullable<LeaderboardShownRow["heldOut"]>): string 
 
 const pText = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
 
-/** A row's tier as printed, with its rank stability and the test against the row above on hover. */
-export function tierCell(r: Pick<LeaderboardShownRow, "tier" | "mode">): DisplayRow["tier"] {
+/** A row's tier as printed, with its rank stability, the test against the row above and the one that placed it in its tier on hover. */
+export function tierCell(r: Pick<LeaderboardShownRow, "tier" | "mode" | "submissionId">): DisplayRow["tier"] {
   if (!r.tier) return null;
   const t = r.tier;
   const above =
     t.p_vs_above === null || t.p_vs_above_holm === null
       ? `The first ${MODE_LABELS[r.mode]} row.`
       : `Against the ${MODE_LABELS[r.mode]} row above: p = ${pText(t.p_vs_above)} (Holm-corrected ${pText(t.p_vs_above_holm)}).`;
-  return { label: String(t.tier), title: `Tier ${t.tier} of the ${MODE_LABELS[r.mode]} rows. ${above} Keeps its rank in ${Math.round(t.rank_stability * 100)}% of resamples of chains.` };
+  // a ranking stored before tiers had leaders has no such test
+  const placed =
+    t.p_vs_tier_leader === null || t.p_vs_tier_leader_adjusted === null
+      ? ""
+      : t.tier_leader === r.submissionId
+        ? ` Leads its tier: against the leader of the tier above, p = ${pText(t.p_vs_tier_leader)} (Bonferroni-corrected ${pText(t.p_vs_tier_leader_adjusted)}).`
+        : ` Against its tier's leader (its first row): p = ${pText(t.p_vs_tier_leader)} (Bonferroni-corrected ${pText(t.p_vs_tier_leader_adjusted)}).`;
+  return { label: String(t.tier), title: `Tier ${t.tier} of the ${MODE_LABELS[r.mode]} rows. ${above}${placed} Keeps its rank in ${Math.round(t.rank_stability * 100)}% of resamples of chains.` };
 }
 
 /** One click to the view over the bugs dated after this row's system's cutoff (SPEC §7), keeping every other choice. */

@@ -93,7 +93,7 @@ test("each dataset table's CSV and JSON export downloads its rows", async ({ pag
   const chainsCsv = (await text(chainsDownload)).trim().split("\n");
   expect(chainsCsv).toHaveLength(6);
   expect(chainsCsv[0]).toContain("whole chain all %");
-  const positionsJson = JSON.parse(await text(await download(page, page.getByRole("link", { name: "JSON" }).last())));
+  const positionsJson = JSON.parse(await text(await download(page, page.getByTestId("positions-exports").getByRole("link", { name: "JSON" }))));
   expect(positionsJson.rows.map((r: { position: number }) => r.position)).toEqual([1, 2, 3]);
   expect(positionsJson.rows[0].solved_all_attempts).toBe(64);
 
@@ -112,6 +112,64 @@ test("each dataset table's CSV and JSON export downloads its rows", async ({ pag
   expect((await page.request.get(`/api/v1/dataset/${DEMO_VERSION}?table=bugs`)).status()).toBe(400);
   expect((await page.request.get("/api/v1/dataset/no-such-version")).status()).toBe(404);
   expect((await page.request.get(`/api/v1/dataset/${DEMO_VERSION}/chains/no-such-chain`)).status()).toBe(404);
+});
+
+type Figures = { continuous_id: string; order?: number; solve_rate: number; point_biserial: number | null; difficulty: number; solved_by_all: boolean; solved_by_none: boolean; separates_top: boolean };
+type DiscriminationDoc = { mode: string; modes: string[]; board_rows: number; top_n: number; chains_shown: number; chains_discriminating: number; fit: { bugs: { converged: boolean; iterations: number } }; rows: Figures[] };
+
+/** A figures row as the page prints it: solve rate %, point-biserial, difficulty, flags. */
+const printed = (f: Figures, topN: number) => [
+  (100 * f.solve_rate).toFixed(1),
+  f.point_biserial === null ? "—" : f.point_biserial.toFixed(3),
+  f.difficulty.toFixed(2),
+  [f.solved_by_all && "solved by all", f.solved_by_none && "solved by none", !f.separates_top && `does not separate the top ${topN}`].filter(Boolean).join("; ") || "—",
+];
+
+test("chains that still discriminate: the version's section and a chain's bugs show the API's figures", async ({ page }) => {
+  const api = async (query: string) => {
+    const res = await page.request.get(`/api/v1/dataset/${DEMO_VERSION}/discrimination${query}`);
+    expect(res.status(), query).toBe(200);
+    return (await res.json()) as DiscriminationDoc;
+  };
+  await page.goto(`/dataset/${DEMO_VERSION}?mode=seq`);
+  const doc = await api("?mode=seq");
+  // the demo publishes its eight systems' Oracle and Seq rows (other specs may publish more first)
+  expect(doc.modes).toEqual(["oracle", "seq"]);
+  expect(doc.board_rows).toBeGreaterThanOrEqual(8);
+  expect(doc.chains_shown).toBe(5);
+  expect(doc.fit.bugs.converged).toBe(true);
+  const summary = page.getByTestId("discrimination-summary");
+  await expect(summary).toHaveText(new RegExp(`^${doc.chains_discriminating} of 5 chains still discriminate among (the top ten rows|all \\w+ rows \\(fewer than ten\\))$`));
+  const table = page.getByRole("table", { name: "Chains that still discriminate, strict scoring, Seq rows" });
+  await expect(table.getByRole("rowheader")).toHaveText(doc.rows.map((r) => r.continuous_id));
+  for (const r of doc.rows) await expect(table.getByRole("row", { name: new RegExp(`^${r.continuous_id}\\b`) }).getByRole("cell")).toHaveText(printed(r, doc.top_n));
+  await expect(page.getByTestId("discrimination-fit")).toContainText(`${doc.fit.bugs.iterations} iterations, converged`);
+  await shot(page, "dataset-discrimination");
+
+  // the mode and scoring are links kept in the URL; the CSV carries the same figures
+  await page.getByTestId("discrimination-modes").getByRole("link", { name: "lenient" }).click();
+  await expect(page).toHaveURL(/scoring=lenient/);
+  await expect(page.getByRole("table", { name: "Chains that still discriminate, strict scoring, Seq rows" })).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Chains that still discriminate, lenient scoring, Seq rows" })).toBeVisible();
+  const csv = (await text(await download(page, page.getByTestId("discrimination-chains-exports").getByRole("link", { name: "CSV" })))).trim().split("\n");
+  expect(csv[0]).toBe("chain,mode,solve rate,point-biserial,Rasch difficulty,solved by all,solved by none,separates the top rows");
+  const lenient = await api("?mode=seq&scoring=lenient");
+  expect(csv.slice(1).map((l) => l.split(",").slice(0, 3))).toEqual(lenient.rows.map((r) => [r.continuous_id, "seq", String(r.solve_rate)]));
+
+  // a chain's page: its bugs' figures in each mode, as the bugs table of the API
+  await page.goto(`/dataset/${DEMO_VERSION}/chains/moneyx-chain-1`);
+  const bugs = await api("?mode=seq&table=bugs");
+  const own = bugs.rows.filter((r) => r.continuous_id === "moneyx-chain-1");
+  expect(own.map((r) => r.order)).toEqual([1, 2, 3]);
+  const seq = page.getByTestId("discrimination-seq");
+  const bugTable = seq.getByRole("table", { name: "Bugs that still discriminate, strict scoring, Seq rows" });
+  for (const r of own) await expect(bugTable.getByRole("row", { name: new RegExp(`^${r.order}\\b`) }).getByRole("cell")).toHaveText(printed(r, bugs.top_n));
+  const chain = doc.rows.find((r) => r.continuous_id === "moneyx-chain-1")!;
+  await expect(seq).toContainText(`whole chain solved by ${(100 * chain.solve_rate).toFixed(1)}% of the rows`);
+  await expect(page.getByTestId("discrimination-oracle")).toBeVisible();
+
+  expect((await page.request.get(`/api/v1/dataset/${DEMO_VERSION}/discrimination?mode=seq_mem`)).status()).toBe(404);
+  expect((await page.request.get(`/api/v1/dataset/${DEMO_VERSION}/discrimination?table=positions`)).status()).toBe(400);
 });
 
 test("a problem statement holding HTML is shown as text, never run", async ({ page }) => {

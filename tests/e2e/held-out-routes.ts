@@ -33,6 +33,7 @@ export const HELD_OUT_ROUTES: HeldOutRoute[] = [
   { file: "app/api/v1/dataset/route.ts", fetch: ["/api/v1/dataset", "/api/v1/dataset?table=repositories&format=csv"] },
   { file: "app/api/v1/dataset/[version]/route.ts", fetch: ["/api/v1/dataset/{version}", "/api/v1/dataset/{version}?table=positions&positions=all"] },
   { file: "app/api/v1/dataset/[version]/chains/[chain]/route.ts", fetch: ["/api/v1/dataset/{version}/chains/{chain}", "/api/v1/dataset/{version}/chains/{chain}?format=csv"] },
+  { file: "app/api/v1/dataset/[version]/discrimination/route.ts", fetch: ["/api/v1/dataset/{version}/discrimination", "/api/v1/dataset/{version}/discrimination?table=bugs&format=csv"] },
   { file: "app/api/v1/dataset/[version]/records/route.ts", fetch: ["/api/v1/dataset/{version}/records", "/api/v1/dataset/{version}/records?format=manifest"] },
   {
     file: "app/api/v1/dataset/[version]/held-out/route.ts",

@@ -168,7 +168,7 @@ test("CSV and JSON downloads hold the view's rows, in its order", async ({ page 
   expect(((await bad.json()) as { field: string }).field).toBe("mode");
 });
 
-test("rank tiers: a Tier column with the test against the row above and rank stability on hover, carried by the JSON and CSV", async ({ page }) => {
+test("rank tiers: a Tier column with the tests against the row above and against the tier's leader and rank stability on hover, carried by the JSON and CSV", async ({ page }) => {
   await page.goto("/?mode=seq");
   const tiers = bodyRows(board(page)).locator(".lb-tier");
   const rows = await rowKeys(page);
@@ -178,13 +178,20 @@ test("rank tiers: a Tier column with the test against the row above and rank sta
   await tiers.first().hover();
   await expect(tiers.first()).toHaveAttribute("title", /^Tier 1 of the Seq rows\. The first Seq row\. Keeps its rank in \d+% of resamples of chains\.$/);
   await expect(tiers.nth(1)).toHaveAttribute("title", /Against the Seq row above: p = \d\.\d{3} \(Holm-corrected \d\.\d{3}\)/);
+  // one tier: every later row was tested against its leader, the first row
+  await expect(tiers.nth(1)).toHaveAttribute("title", /Against its tier's leader \(its first row\): p = \d\.\d{3} \(Bonferroni-corrected \d\.\d{3}\)/);
 
-  const doc = (await (await page.request.get("/api/v1/leaderboard?mode=seq")).json()) as { rows: { system: string; tier: number; p_vs_above: number | null; p_vs_above_holm: number | null; rank_stability: number }[] };
+  type TierRow = { system: string; submission_id: string; tier: number; p_vs_above: number | null; p_vs_above_holm: number | null; tier_leader: string; p_vs_tier_leader: number | null; p_vs_tier_leader_adjusted: number | null; rank_stability: number };
+  const doc = (await (await page.request.get("/api/v1/leaderboard?mode=seq")).json()) as { rows: TierRow[] };
   expect(doc.rows.map((r) => r.system)).toEqual(rows.map((k) => k.split(" · ")[0]));
   expect(doc.rows[0]).toMatchObject({ system: "demo-gold", tier: 1, p_vs_above: null, p_vs_above_holm: null });
+  const leader = doc.rows[0]!.submission_id;
+  expect(doc.rows[0]).toMatchObject({ tier_leader: leader, p_vs_tier_leader: null, p_vs_tier_leader_adjusted: null });
   for (const r of doc.rows.slice(1)) {
     expect(r.p_vs_above, r.system).toBeGreaterThanOrEqual(0.0625);
     expect(r.p_vs_above_holm!, r.system).toBeGreaterThanOrEqual(r.p_vs_above!);
+    expect(r.tier_leader, r.system).toBe(leader);
+    expect(r.p_vs_tier_leader_adjusted!, r.system).toBeCloseTo(Math.min(1, r.p_vs_tier_leader! * (doc.rows.length - 1)), 12);
   }
   expect(doc.rows.every((r) => r.rank_stability >= 0 && r.rank_stability <= 1)).toBe(true);
   const csv = (await (await page.request.get("/api/v1/leaderboard?mode=seq&format=csv")).text()).trim().split("\n");
@@ -193,6 +200,8 @@ test("rank tiers: a Tier column with the test against the row above and rank sta
   expect(col("tier")).toEqual(doc.rows.map(() => "1"));
   expect(col("rank_stability").map(Number)).toEqual(doc.rows.map((r) => Math.round(r.rank_stability * 1e4) / 1e4));
   expect(col("p_vs_above")[0]).toBe("");
+  expect(col("tier_leader")).toEqual(doc.rows.map(() => leader));
+  expect(col("p_vs_tier_leader")[0]).toBe("");
 
   // a bug-date window ranks other chains: no tiers there
   await page.goto("/?mode=seq&bug_from=2024-01-01");

@@ -1,19 +1,23 @@
 /**
  * /dataset/[version]: the version's chains (length, dates,
- * source, image) with how often public systems solved each whole chain, and
- * the solve rate by position. State in the URL: `positions`, `repo`.
+ * source, image) with how often public systems solved each whole chain, the
+ * solve rate by position, and the chains that still discriminate (SPEC §4).
+ * State in the URL: `positions`, `repo`, and the last section's `scoring`, `mode`.
  */
 import type { Metadata } from "next";
 import Link from "next/link";
 import { leaderboardHref } from "@/lib/leaderboard/url";
 import { notFound } from "next/navigation";
 import { DatasetExportLinks } from "@/components/dataset/DatasetExportLinks";
+import { DiscriminationChainsTable } from "@/components/dataset/DiscriminationTables";
+import { discriminationSummary, getDiscriminationView } from "@/lib/dataset/discrimination";
+import { MODE_LABELS } from "@/core/scoring/format";
 import { DatasetChainsTable, DatasetPositionsTable, DatasetSourcesTable } from "@/components/dataset/DatasetTables";
 import { getDatasetVersionView } from "@/lib/dataset/browser";
 import { chainsHiddenFrom } from "@/lib/dataset/held-out";
 import { getViewer } from "@/lib/auth/viewer";
 import { shownRateKeys, type Population } from "@/lib/dataset/solve-rates";
-import { datasetHref, datasetVersionQuerySchema } from "@/lib/dataset/url";
+import { datasetHref, datasetVersionPageQuerySchema } from "@/lib/dataset/url";
 import { parseViewQuery } from "@/lib/view-query";
 import { utcDay } from "@/core/format";
 import { getVersionMini, getVersionRelease, getVersionRules } from "@/lib/dataset/data";
@@ -36,7 +40,7 @@ function populationNote(p: Population): string {
 
 export default async function DatasetVersionPage({ params, searchParams }: Props) {
   const { version } = await params;
-  const query = parseViewQuery(datasetVersionQuerySchema, await searchParams).query;
+  const query = parseViewQuery(datasetVersionPageQuerySchema, await searchParams).query;
   const repo = query.repo;
   const hidden = await chainsHiddenFrom(await getViewer(), { version });
   const view = await getDatasetVersionView(version, hidden, query.positions);
@@ -50,6 +54,11 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
   const exportHref = (table: "chains" | "positions") => (format: "csv" | "json") =>
     `/api/v1/dataset/${encodeURIComponent(version)}?${new URLSearchParams({ table, format, positions: query.positions })}`;
   const other = query.positions === "length3" ? "all" : "length3";
+  const disc = await getDiscriminationView(version, hidden, { scoring: query.scoring, mode: query.mode });
+  const discHref = (q: { scoring?: string; mode?: string }) =>
+    `${datasetHref(version, { positions: query.positions === "length3" ? undefined : query.positions, repo, scoring: query.scoring === "strict" ? undefined : query.scoring, mode: query.mode, ...q })}#discrimination-heading`;
+  const discExport = (table: "chains" | "bugs") => (format: "csv" | "json") =>
+    `/api/v1/dataset/${encodeURIComponent(version)}/discrimination?${new URLSearchParams({ table, format, scoring: query.scoring, ...(disc ? { mode: disc.mode } : {}) })}`;
   return (
     <main>
       <p className="muted">
@@ -206,7 +215,41 @@ export default async function DatasetVersionPage({ params, searchParams }: Props
         ) : (
           <DatasetPositionsTable rows={view.positionRates} keys={shownRateKeys(view.population)} caption={`Solve rate by position, ${query.positions === "length3" ? "length-3 chains" : "all chains"}`} />
         )}
-        <DatasetExportLinks label="positions" href={exportHref("positions")} />
+        <DatasetExportLinks label="positions" href={exportHref("positions")} testId="positions-exports" />
+      </section>
+
+      <section aria-labelledby="discrimination-heading">
+        <h2 id="discrimination-heading">Chains that still discriminate</h2>
+        {!disc ? (
+          <p data-testid="discrimination-summary">No figures for {query.mode ? `${MODE_LABELS[query.mode]} rows under` : ""} {query.scoring} scoring yet: they are computed when the board&apos;s rows are ranked (a publication, or chainswe aggregates refresh).</p>
+        ) : (
+          <>
+            <p>
+              <strong data-testid="discrimination-summary">{discriminationSummary(disc)}</strong>: the top rows did not all solve them, nor all fail them.
+              Over the {disc.rows} published {MODE_LABELS[disc.mode]} row(s) of the board in its order, {disc.scoring} scoring, computed {utcDay(disc.computedAt)}.
+              Point-biserial: a chain&apos;s success against the rows&apos; overall chain %. Difficulty: a Rasch model fitted to the rows × chains matrix
+              (SPEC §4); the bugs&apos; figures are on each chain&apos;s page.
+            </p>
+            <p data-testid="discrimination-modes">
+              Rows:{" "}
+              {disc.modes.map((m, i) => (
+                <span key={m}>
+                  {i > 0 && " · "}
+                  {m === disc.mode ? <strong>{MODE_LABELS[m]}</strong> : <Link href={discHref({ mode: m })}>{MODE_LABELS[m]}</Link>}
+                </span>
+              ))}{" "}
+              — scoring: {query.scoring === "strict" ? <strong>strict</strong> : <Link href={discHref({ scoring: undefined })}>strict</Link>} ·{" "}
+              {query.scoring === "lenient" ? <strong>lenient</strong> : <Link href={discHref({ scoring: "lenient" })}>lenient</Link>}
+            </p>
+            <DiscriminationChainsTable view={disc} />
+            <p className="muted" data-testid="discrimination-fit">
+              Fit over {disc.fit.chains.rows} rows × {disc.fit.chains.items} chains: {disc.fit.chains.iterations} iterations, {disc.fit.chains.converged ? "converged" : "not converged"}; over{" "}
+              {disc.fit.bugs.rows} rows × {disc.fit.bugs.items} bugs: {disc.fit.bugs.iterations} iterations, {disc.fit.bugs.converged ? "converged" : "not converged"}.
+            </p>
+            <DatasetExportLinks label="chains' figures" href={discExport("chains")} testId="discrimination-chains-exports" />
+            <DatasetExportLinks label="bugs' figures" href={discExport("bugs")} testId="discrimination-bugs-exports" />
+          </>
+        )}
       </section>
     </main>
   );

@@ -1,7 +1,8 @@
 /**
  * /dataset/[version]/chains/[chain]: one chain's facts and its
  * bugs in order (problem statement as escaped text, gold files, test counts,
- * solve rates by mode), each bug down to every public system's failure page.
+ * solve rates by mode), each bug down to every public system's failure page,
+ * and how well the chain and its bugs still discriminate (SPEC §4), per mode.
  */
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
@@ -17,6 +18,9 @@ import { chainsHiddenFrom } from "@/lib/dataset/held-out";
 import { getViewer } from "@/lib/auth/viewer";
 import { formatSolveRate, shownRateKeys } from "@/lib/dataset/solve-rates";
 import { FactList } from "@/components/ui/FactList";
+import { DiscriminationBugsTable } from "@/components/dataset/DiscriminationTables";
+import { discriminationFlags, chainDiscriminationViews } from "@/lib/dataset/discrimination";
+import { MODE_LABELS } from "@/core/scoring/format";
 
 export const metadata: Metadata = { title: "Chain · ChainSWE" };
 
@@ -24,8 +28,10 @@ type Props = { params: Promise<{ version: string; chain: string }> };
 
 export default async function DatasetChainPage({ params }: Props) {
   const { version, chain } = await params;
-  const view = await getDatasetChainView(version, chain, await chainsHiddenFrom(await getViewer(), { version }));
+  const hidden = await chainsHiddenFrom(await getViewer(), { version });
+  const view = await getDatasetChainView(version, chain, hidden);
   if (!view) notFound();
+  const discrimination = await chainDiscriminationViews(version, chain, hidden);
   const c = view.chain;
   const facts: [string, ReactNode][] = [
     ["Repository", <Link key="r" href={datasetHref(version, { repo: c.repo })}>{c.repo}</Link>],
@@ -58,6 +64,33 @@ export default async function DatasetChainPage({ params }: Props) {
         </p>
         <DatasetBugsTable bugs={view.bugs} keys={shownRateKeys(view.population)} />
         <DatasetExportLinks label="bugs" href={exportHref} />
+      </section>
+
+      <section aria-labelledby="discrimination-heading">
+        <h2 id="discrimination-heading">Does it still discriminate?</h2>
+        {discrimination.length === 0 ? (
+          <p className="muted">No figures yet: they are computed when the board&apos;s rows are ranked (a publication, or chainswe aggregates refresh).</p>
+        ) : (
+          discrimination.map((d) => {
+            const own = d.chains[0]!;
+            return (
+              <div key={d.mode} data-testid={`discrimination-${d.mode}`}>
+                <p>
+                  <strong>{MODE_LABELS[d.mode]}</strong> ({d.rows} published row(s), strict scoring): the whole chain solved by{" "}
+                  <span className="num-inline">{(100 * own.solve_rate).toFixed(1)}%</span> of the rows, point-biserial{" "}
+                  <span className="num-inline">{own.point_biserial === null ? "—" : own.point_biserial.toFixed(3)}</span>, difficulty{" "}
+                  <span className="num-inline">{own.difficulty.toFixed(2)}</span>
+                  {discriminationFlags(own, d.top_n).length > 0 && <> — {discriminationFlags(own, d.top_n).join("; ")}</>}.
+                </p>
+                <DiscriminationBugsTable view={d} />
+              </div>
+            );
+          })
+        )}
+        <p className="muted">
+          Point-biserial: the outcome against the rows&apos; overall chain %. Difficulty: a Rasch model fitted to all the rows × bugs (for the chain, rows × chains), SPEC §4.{" "}
+          <Link href={`${datasetHref(version)}#discrimination-heading`}>Every chain&apos;s figures</Link>
+        </p>
       </section>
 
       {view.bugs.map((b) => (

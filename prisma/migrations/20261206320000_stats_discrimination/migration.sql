@@ -1,0 +1,2 @@
+-- AlterTable (a column added in place, so other migrations' columns are kept): a version's chains and bugs that still discriminate, written by the aggregate refresh (SPEC §4 "Chains that still discriminate")
+ALTER TABLE "VersionRanking" ADD COLUMN "discrimination" TEXT;
