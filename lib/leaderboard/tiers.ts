@@ -67,17 +67,22 @@ export function rankRows(rows: readonly RankedRow[], records: ReadonlyMap<string
         submission_ids: byId.get(t.id)!.submissionIds,
         mode,
         rank: t.rank,
-        tier: t.tier,
-        p_vs_above: t.p_vs_above,
-        p_vs_above_holm: t.p_vs_above_holm,
-        tier_leader: t.tier_leader,
-        p_vs_tier_leader: t.p_vs_tier_leader,
-        p_vs_tier_leader_adjusted: t.p_vs_tier_leader_adjusted,
-        rank_stability: t.rank_stability,
+        ...tierFacts(t),
       }));
     });
   return Object.fromEntries(SCORINGS.map((s) => [s, byScoring(s)])) as StoredRanking;
 }
+
+/** What a row shows of its tier, picked from a ranked or stored row. */
+const tierFacts = (t: RowTierFacts): RowTierFacts => ({
+  tier: t.tier,
+  p_vs_above: t.p_vs_above,
+  p_vs_above_holm: t.p_vs_above_holm,
+  tier_leader: t.tier_leader,
+  p_vs_tier_leader: t.p_vs_tier_leader,
+  p_vs_tier_leader_adjusted: t.p_vs_tier_leader_adjusted,
+  rank_stability: t.rank_stability,
+});
 
 /**
  * Each row's tier, by its submission, when the stored ranking ranked exactly
@@ -93,15 +98,7 @@ export function tiersForRows(rows: readonly (RankedRow & { submissionId: string 
     const storedKeys = new Set(stored.map((t) => key(t.submission_ids)));
     if (stored.length !== shown.length || !shown.every((r) => storedKeys.has(key(r.submissionIds)))) continue;
     for (const t of stored) {
-      out.set(t.submission_id, {
-        tier: t.tier,
-        p_vs_above: t.p_vs_above,
-        p_vs_above_holm: t.p_vs_above_holm,
-        tier_leader: t.tier_leader,
-        p_vs_tier_leader: t.p_vs_tier_leader,
-        p_vs_tier_leader_adjusted: t.p_vs_tier_leader_adjusted,
-        rank_stability: t.rank_stability,
-      });
+      out.set(t.submission_id, tierFacts(t));
     }
   }
   return out;
