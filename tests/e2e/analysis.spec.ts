@@ -105,9 +105,13 @@ test("chain errors: Figure 4 charts, filtering by system changes the causes, row
   await shot(page, "analysis");
 
   // one system at a time: demo-overshoot's chain errors are overshoots, demo-undershoot's undershoots
+  // a choice applies at once (a navigation); the tables are read once they show that system alone
+  const bySystem = page.locator("table#by-system tbody tr");
   await page.getByRole("checkbox", { name: /demo-overshoot/ }).check();
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/system=/);
+  await expect(bySystem).toHaveCount(1);
+  await expect(bySystem.first()).toContainText("demo-overshoot");
   expect(count(await cell(byPosition, "All", "Overshoot"))).toBeGreaterThan(0);
   expect(count(await cell(byPosition, "All", "Undershoot"))).toBe(0);
   await expect(page.locator("table#by-system tbody tr")).toHaveCount(1);
@@ -117,6 +121,8 @@ test("chain errors: Figure 4 charts, filtering by system changes the causes, row
   await page.getByRole("checkbox", { name: /demo-undershoot/ }).check();
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("checkbox", { name: /demo-undershoot/ })).toBeChecked();
+  await expect(bySystem).toHaveCount(1);
+  await expect(bySystem.first()).toContainText("demo-undershoot");
   expect(count(await cell(byPosition, "All", "Overshoot"))).toBe(0);
   expect(count(await cell(byPosition, "All", "Undershoot"))).toBeGreaterThan(0);
   await shot(page, "analysis-undershoot");
