@@ -84,7 +84,7 @@ const columns = helper.columns([
     id: "tier",
     header: "Tier",
     enableSorting: false,
-    meta: { numeric: true, title: "Rows of a mode in one tier are not told apart from the tier's first row by an exact sign test over chains (Bonferroni-corrected over the comparisons, 5%); hover a tier for its p-values and rank stability" },
+    meta: { numeric: true, title: "Rows of a mode in one tier are not told apart from the tier's first row by an exact sign test over chains (Holm-corrected over the comparisons, 5%); hover a tier for its p-values and rank stability" },
     cell: ({ row: { original: r } }) => (r.tier ? <span className="lb-tier" title={r.tier.title}>{r.tier.label}</span> : <span className="muted">—</span>),
   }),
   helper.accessor((r) => r.chain.value, {

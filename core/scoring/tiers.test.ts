@@ -11,7 +11,7 @@ const row = (id: string, ones: number, chains: number) => {
 describe("rankTiers", () => {
   it("a hand-worked ranking: A far ahead of B, B level with C within chance", () => {
     // A vs B: 10 chains for A, none for B → p = 2/2^10; B vs C: one chain → p = 1.
-    // against the leader A, Bonferroni over two: 2·2/1024 < 0.05 starts tier 2 at B, its leader; C vs B stays in it.
+    // against the leader A, Holm over two: 2·2/1024 < 0.05 starts tier 2 at B, its leader; C vs B (×1) stays in it.
     const tiers = rankTiers([row("C", 1, 12), row("A", 12, 12), row("B", 2, 12)], { draws: 200 });
     expect(tiers.map((t) => [t.id, t.rank, t.tier])).toEqual([
       ["A", 1, 1],
@@ -37,7 +37,7 @@ describe("rankTiers", () => {
   });
 
   it("a tier cannot drift: A ≈ B and B ≈ C, but C is tested against A, its tier's leader", () => {
-    // A 12 of 12, B 6, C 0. A vs B: 6 discordant, p = 2/64, Bonferroni ×2 = 0.0625: one tier.
+    // A 12 of 12, B 6, C 0. A vs B: 6 discordant, p = 2/64, Holm ×2 (none opened yet) = 0.0625: one tier.
     // B vs C alike; but A vs C: 12 discordant, p = 2/4096, ×2 = 1/1024 < 0.05: C leads tier 2.
     const tiers = rankTiers([row("A", 12, 12), row("B", 6, 12), row("C", 0, 12)], { draws: 20 });
     expect(tiers.map((t) => [t.id, t.tier, t.tier_leader])).toEqual([
@@ -53,6 +53,20 @@ describe("rankTiers", () => {
     // the adjacent tests alone (Holm over both) would have kept all three in one tier
     expect(tiers[2]!.p_vs_above).toBeCloseTo(2 / 64, 15);
     expect(tiers[2]!.p_vs_above_holm).toBeCloseTo(4 / 64, 15);
+  });
+
+  it("Holm, not Bonferroni: once a tier opens, the next comparison is corrected over one fewer", () => {
+    // A 18 of 18, B 6, C 0. B vs A: 12 discordant, p = 2/4096, ×2 < 0.05: B leads tier 2 (one opened).
+    // C vs B: 6 discordant, p = 2/64 = 0.03125, ×(2 − 1) < 0.05: C leads tier 3 (Bonferroni's ×2 = 0.0625 would not).
+    const tiers = rankTiers([row("C", 0, 18), row("A", 18, 18), row("B", 6, 18)], { draws: 20 });
+    expect(tiers.map((t) => [t.id, t.tier, t.tier_leader])).toEqual([
+      ["A", 1, "A"],
+      ["B", 2, "B"],
+      ["C", 3, "C"],
+    ]);
+    expect(tiers[1]!.p_vs_tier_leader_adjusted).toBeCloseTo(4 / 4096, 15);
+    expect(tiers[2]!.p_vs_tier_leader).toBeCloseTo(2 / 64, 15);
+    expect(tiers[2]!.p_vs_tier_leader_adjusted).toBeCloseTo(2 / 64, 15);
   });
 
   it("ranks by resolved bugs, then solved chains", () => {

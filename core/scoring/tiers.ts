@@ -9,8 +9,8 @@
  * decided against the leader (the tier's first row), so a tier cannot drift
  * (A ≈ B and B ≈ C, yet A ≠ C, in one tier): going down the ranking, a row
  * starts a new tier, and leads it, when the test against the current leader,
- * Bonferroni-corrected over the n − 1 comparisons made (p · (n − 1), capped at
- * 1), is below ALPHA. The p-values against the row above, raw and with Holm's
+ * Holm-corrected over the n − 1 comparisons made (taken in ranking order:
+ * tierStarts), is below ALPHA. The p-values against the row above, raw and with Holm's
  * correction over the n − 1 adjacent pairs, are kept for the reader.
  *
  * Rank stability: over the bootstrap's resamples of chains (the same seeded
@@ -36,8 +36,8 @@ export type RowTier = {
   /** the id of its tier's leader (the tier's first row; its own id for a leader) */
   tier_leader: string;
   /**
-   * the sign test that placed it, raw and Bonferroni-corrected over the n − 1
-   * comparisons: against its tier's leader, or for a leader against the leader
+   * the sign test that placed it, raw and Holm-corrected over the n − 1
+   * comparisons (tierStarts): against its tier's leader, or for a leader against the leader
    * of the tier above (the test that opened its tier); null for the first row
    */
   p_vs_tier_leader: number | null;
@@ -90,32 +90,62 @@ export function rankTiers(rows: readonly TierInput[], opts: Partial<BootstrapOpt
   const raw = ranked.slice(1).map((r, i) => pairP(ranked[i]!, r));
   const holm = holmAdjust(raw);
   const stability = rankStability(ranked, ranks, resolveBootstrap(opts));
-  const comparisons = ranked.length - 1;
+  const { opens, leaders, vsLeader, adjusted } = tierStarts(ranked.length, raw, (j, i) => pairP(ranked[j]!, ranked[i]!));
   let tier = 1;
-  let leader = 0;
   return ranked.map((r, i) => {
-    let vsLeader: number | null = null;
-    let adjusted: number | null = null;
-    if (i > 0) {
-      vsLeader = i - 1 === leader ? raw[i - 1]! : pairP(ranked[leader]!, r);
-      adjusted = Math.min(1, vsLeader * comparisons);
-      if (adjusted < TIER_ALPHA) {
-        tier++;
-        leader = i;
-      }
-    }
+    if (i > 0 && opens[i]) tier++;
     return {
       id: r.id,
       rank: ranks[i]!,
       tier,
       p_vs_above: i > 0 ? raw[i - 1]! : null,
       p_vs_above_holm: i > 0 ? holm[i - 1]! : null,
-      tier_leader: ranked[leader]!.id,
-      p_vs_tier_leader: vsLeader,
-      p_vs_tier_leader_adjusted: adjusted,
+      tier_leader: ranked[leaders[i]!]!.id,
+      p_vs_tier_leader: i > 0 ? vsLeader[i - 1]! : null,
+      p_vs_tier_leader_adjusted: i > 0 ? adjusted[i - 1]! : null,
       rank_stability: stability[i]!,
     };
   });
+}
+
+/**
+ * Which rows open a tier, going down the ranking: row i (i ≥ 1) is compared
+ * with the leader of the tier it would join (the last row before it that
+ * opened one; row 0 leads the first), and opens a tier of its own when that
+ * comparison rejects under Holm's sequentially rejective thresholds over the
+ * n − 1 comparisons made: with r tiers opened so far, its p-value times
+ * (n − 1 − r), capped at 1, is below ALPHA. Holm orders the comparisons by
+ * their p-values; here each comparison's leader is known only once the rows
+ * above are decided, so they are taken in ranking order. The family-wise error
+ * stays at most ALPHA as in Holm's proof: a first wrong tier boundary, after r
+ * right ones, needs one of the m0 true equalities to reject at ALPHA/(n − 1 − r)
+ * ≤ ALPHA/m0. `above` holds each row's p-value against the row above (the
+ * comparison when that row leads).
+ */
+export function tierStarts(
+  n: number,
+  above: readonly number[],
+  pairP: (leader: number, row: number) => number,
+): { opens: boolean[]; leaders: number[]; vsLeader: number[]; adjusted: number[] } {
+  const opens = [true];
+  const leaders = [0];
+  const vsLeader: number[] = [];
+  const adjusted: number[] = [];
+  let leader = 0;
+  let opened = 0;
+  for (let i = 1; i < n; i++) {
+    const p = leader === i - 1 ? above[i - 1]! : pairP(leader, i);
+    const q = Math.min(1, p * (n - 1 - opened));
+    vsLeader.push(p);
+    adjusted.push(q);
+    opens.push(q < TIER_ALPHA);
+    if (q < TIER_ALPHA) {
+      leader = i;
+      opened++;
+    }
+    leaders.push(leader);
+  }
+  return { opens, leaders, vsLeader, adjusted };
 }
 
 /** Per row, the share of the bootstrap's resamples of chains in which its rank equals `ranks`. */

@@ -71,7 +71,7 @@ export type ApiRow = {
   /** the exact sign test over chains against the row above, raw and Holm-corrected; null for a mode's first row */
   p_vs_above: number | null;
   p_vs_above_holm: number | null;
-  /** its tier's leader (the submission of the tier's first row) and the sign test that placed it, raw and Bonferroni-corrected: against that leader, or for a leader against the tier above's; null for a mode's first row */
+  /** its tier's leader (the submission of the tier's first row) and the sign test that placed it, raw and Holm-corrected (in ranking order): against that leader, or for a leader against the tier above's; null for a mode's first row */
   tier_leader: string | null;
   p_vs_tier_leader: number | null;
   p_vs_tier_leader_adjusted: number | null;

@@ -34,7 +34,7 @@ describe("rank tiers on the leaderboard", () => {
     const board = await lb.getLeaderboard({ version: "v1" });
     const tier = (id: string) => board.rows.find((r) => r.submissionId === id)!.tier;
     expect(tier(top)).toMatchObject({ tier: 1, p_vs_above: null, p_vs_above_holm: null, tier_leader: top, p_vs_tier_leader: null, rank_stability: 1 });
-    // two Seq rows: one comparison, against the leader (the row above), Bonferroni changes nothing
+    // two Seq rows: one comparison, against the leader (the row above), the correction changes nothing
     expect(tier(low)).toMatchObject({ tier_leader: top });
     expect(tier(low)!.p_vs_tier_leader).toBeCloseTo(0.5, 12);
     expect(tier(low)!.p_vs_tier_leader_adjusted).toBeCloseTo(0.5, 12);

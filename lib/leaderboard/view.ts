@@ -168,8 +168,8 @@ export function tierCell(r: Pick<LeaderboardShownRow, "tier" | "mode" | "submiss
     t.p_vs_tier_leader === null || t.p_vs_tier_leader_adjusted === null
       ? ""
       : t.tier_leader === r.submissionId
-        ? ` Leads its tier: against the leader of the tier above, p = ${pText(t.p_vs_tier_leader)} (Bonferroni-corrected ${pText(t.p_vs_tier_leader_adjusted)}).`
-        : ` Against its tier's leader (its first row): p = ${pText(t.p_vs_tier_leader)} (Bonferroni-corrected ${pText(t.p_vs_tier_leader_adjusted)}).`;
+        ? ` Leads its tier: against the leader of the tier above, p = ${pText(t.p_vs_tier_leader)} (Holm-corrected ${pText(t.p_vs_tier_leader_adjusted)}).`
+        : ` Against its tier's leader (its first row): p = ${pText(t.p_vs_tier_leader)} (Holm-corrected ${pText(t.p_vs_tier_leader_adjusted)}).`;
   return { label: String(t.tier), title: `Tier ${t.tier} of the ${MODE_LABELS[r.mode]} rows. ${above}${placed} Keeps its rank in ${Math.round(t.rank_stability * 100)}% of resamples of chains.` };
 }
 

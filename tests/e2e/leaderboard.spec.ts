@@ -179,7 +179,7 @@ test("rank tiers: a Tier column with the tests against the row above and against
   await expect(tiers.first()).toHaveAttribute("title", /^Tier 1 of the Seq rows\. The first Seq row\. Keeps its rank in \d+% of resamples of chains\.$/);
   await expect(tiers.nth(1)).toHaveAttribute("title", /Against the Seq row above: p = \d\.\d{3} \(Holm-corrected \d\.\d{3}\)/);
   // one tier: every later row was tested against its leader, the first row
-  await expect(tiers.nth(1)).toHaveAttribute("title", /Against its tier's leader \(its first row\): p = \d\.\d{3} \(Bonferroni-corrected \d\.\d{3}\)/);
+  await expect(tiers.nth(1)).toHaveAttribute("title", /Against its tier's leader \(its first row\): p = \d\.\d{3} \(Holm-corrected \d\.\d{3}\)/);
 
   type TierRow = { system: string; submission_id: string; tier: number; p_vs_above: number | null; p_vs_above_holm: number | null; tier_leader: string; p_vs_tier_leader: number | null; p_vs_tier_leader_adjusted: number | null; rank_stability: number };
   const doc = (await (await page.request.get("/api/v1/leaderboard?mode=seq")).json()) as { rows: TierRow[] };
