@@ -7,7 +7,8 @@
 import { useActionState, useId } from "react";
 import { IDLE, type ActionResult, type FormAction } from "@/lib/forms/result";
 
-export function ProposalReviewForm({ decide, chain }: { decide: FormAction; chain: string }) {
+/** `acceptable`: the chain is valid; a refused one, or one still validating, can only be rejected (the server refuses an accept). */
+export function ProposalReviewForm({ decide, chain, acceptable }: { decide: FormAction; chain: string; acceptable: boolean }) {
   const [result, submit, pending] = useActionState<ActionResult, FormData>(decide, IDLE);
   const id = useId();
   const fieldError = (f: string) => (result.status === "error" ? result.fields[f] : undefined);
@@ -21,12 +22,17 @@ export function ProposalReviewForm({ decide, chain }: { decide: FormAction; chai
         </span>
       </div>
       <div>
-        <button type="submit" name="decision" value="accept" disabled={pending}>
-          Accept
-        </button>{" "}
+        {acceptable && (
+          <>
+            <button type="submit" name="decision" value="accept" disabled={pending}>
+              Accept
+            </button>{" "}
+          </>
+        )}
         <button type="submit" name="decision" value="reject" className="secondary" disabled={pending}>
           Reject
         </button>{" "}
+        {!acceptable && <span className="muted">Only a valid chain can be accepted. </span>}
         {result.status === "ok" && (
           <span role="status" className="muted">
             {result.message}

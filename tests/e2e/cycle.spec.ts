@@ -37,6 +37,11 @@ test("the demo's proposal: one chain valid and accepted, the flaky one refused n
   await expect(flaky).toContainText("the version refuses chains with flaky tests");
   await expect(page.getByTestId("validation-moneyx-chain-2")).toContainText(`${LIVE_QUOTE_TEST}[`);
   await expect(page.getByTestId("validation-moneyx-chain-2")).toContainText("refuse the chain");
+  // a refused chain can only be rejected: its review form offers no Accept
+  const review = page.getByRole("form", { name: "Review moneyx-chain-2" });
+  await expect(review.getByRole("button", { name: "Reject" })).toBeVisible();
+  await expect(review.getByRole("button", { name: "Accept" })).toHaveCount(0);
+  await expect(review).toContainText("Only a valid chain can be accepted.");
   await flaky.getByText("Validation logs").click();
   await expect(flaky.locator("pre")).toContainText("=== run 3 of");
   await shot(page, "demo-proposal");

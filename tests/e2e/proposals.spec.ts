@@ -74,10 +74,13 @@ test("propose → validate on the workers → review", async ({ browser }) => {
   await form.getByLabel(`Reason for ${valid.continuous_id}`).fill("fresh bugs, stable tests");
   await form.getByRole("button", { name: "Accept" }).click();
   await expect(rev.getByTestId(`proposed-${valid.continuous_id}`)).toContainText(`accepted by prop-rev-${run}: fresh bugs, stable tests`);
+  // a refused chain can only be rejected: no Accept is offered (the server refuses one too: lib/proposals/review.test.ts)
   const refusedForm = rev.getByRole("form", { name: `Review ${failing.continuous_id}` });
-  await refusedForm.getByLabel(`Reason for ${failing.continuous_id}`).fill("taking it anyway");
-  await refusedForm.getByRole("button", { name: "Accept" }).click();
-  await expect(refusedForm).toContainText("only a valid chain can be accepted");
+  await expect(refusedForm.getByRole("button", { name: "Accept" })).toHaveCount(0);
+  await expect(refusedForm).toContainText("Only a valid chain can be accepted.");
+  await refusedForm.getByLabel(`Reason for ${failing.continuous_id}`).fill("gold fails");
+  await refusedForm.getByRole("button", { name: "Reject" }).click();
+  await expect(rev.getByTestId(`proposed-${failing.continuous_id}`)).toContainText(`rejected by prop-rev-${run}: gold fails`);
   await shot(rev, "proposal-reviewed");
   expect(dbGet<{ review: string; reviewReason: string }>(`SELECT review, reviewReason FROM ProposedChain WHERE continuousId = ?`, valid.continuous_id)).toEqual({ review: "accepted", reviewReason: "fresh bugs, stable tests" });
   await proposer.close();

@@ -90,7 +90,7 @@ export default async function ProposalPage({ params }: Props) {
               <pre className="log">{c.log}</pre>
             </details>
           )}
-          {reviewer && c.review === "pending" && <ProposalReviewForm decide={reviewChainAction.bind(null, proposal.id, c.id)} chain={c.continuousId} />}
+          {reviewer && c.review === "pending" && <ProposalReviewForm decide={reviewChainAction.bind(null, proposal.id, c.id)} chain={c.continuousId} acceptable={c.status === "valid"} />}
         </section>
       ))}
     </main>
