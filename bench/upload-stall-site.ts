@@ -18,7 +18,8 @@
  *                     parameters they choose: the board as of a day and on the
  *                     Mini split (page, JSON and CSV, a bad as_of too), the
  *                     version's records download, the held-out statements'
- *                     audited download (one chain held out)
+ *                     audited download (one chain held out), the discrimination
+ *                     export (none stored here: its lookup) and a bad table
  *
  * The other client GETs /api/v1/dataset over and over; prints its p50/p99/max
  * latency and errors per shape, with the hostile requests' status, bytes and time.
@@ -220,6 +221,9 @@ export async function siteShapes(opts: { dist: string; rebuild: boolean; visitS:
       ["leaderboard csv, Mini split", "/api/v1/leaderboard?version=demo&split=mini&format=csv"],
       ["leaderboard, bad as_of (400)", "/api/v1/leaderboard?version=demo&as_of=9999-99-99"],
       ["records download", "/api/v1/dataset/demo/records"],
+      // this database has no evaluated rows, so no figures are stored: the lookup and its 404, and a bad table (400)
+      ["discrimination, none stored (404)", "/api/v1/dataset/demo/discrimination?table=bugs&format=csv"],
+      ["discrimination, bad table (400)", "/api/v1/dataset/demo/discrimination?table=positions"],
       ["held-out download (team token)", `/api/v1/dataset/demo/held-out?team=${system.split("/")[0]}`, { authorization: `Bearer ${token}` }],
     ];
     for (const [label, path, headers] of reads) {

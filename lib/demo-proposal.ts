@@ -52,17 +52,17 @@ const LIVE_QUOTE_DIFF = [
   "",
 ].join("\n");
 
-/** The chain with the live-quote test added by bug 1's test patch, run by its test command and listed in its PASS_TO_PASS. */
+/** A bug with a test file added by its test patch (`diff`), run by its test commands and its tests listed in its PASS_TO_PASS. */
+export function withAddedTest<B extends Chain["bug_fixes"][number]>(bug: B, diff: string, file: string, tests: string[]): B {
+  const patch = bug.test_patch.endsWith("\n") ? bug.test_patch : `${bug.test_patch}\n`;
+  return { ...bug, test_patch: `${patch}${diff}`, test_cmds: bug.test_cmds.map((c) => `${c} ${file}`), PASS_TO_PASS: [...bug.PASS_TO_PASS, ...tests] };
+}
+
+/** The chain with the live-quote test added by bug 1's test patch. */
 export function withLiveQuoteTest(chain: Chain): Chain {
   const [first, ...rest] = chain.bug_fixes;
   if (!first) throw new Error(`${chain.continuous_id} has no bug`);
-  const patch = first.test_patch.endsWith("\n") ? first.test_patch : `${first.test_patch}\n`;
-  const bug = {
-    ...first,
-    test_patch: `${patch}${LIVE_QUOTE_DIFF}`,
-    test_cmds: first.test_cmds.map((c) => `${c} tests/test_live_quote.py`),
-    PASS_TO_PASS: [...first.PASS_TO_PASS, ...LIVE_QUOTE_PAIRS.map((p) => `${LIVE_QUOTE_TEST}[${p}]`)],
-  };
+  const bug = withAddedTest(first, LIVE_QUOTE_DIFF, "tests/test_live_quote.py", LIVE_QUOTE_PAIRS.map((p) => `${LIVE_QUOTE_TEST}[${p}]`));
   return { ...chain, bug_fixes: [bug, ...rest] };
 }
 

@@ -90,10 +90,11 @@ export function rankTiers(rows: readonly TierInput[], opts: Partial<BootstrapOpt
   const raw = ranked.slice(1).map((r, i) => pairP(ranked[i]!, r));
   const holm = holmAdjust(raw);
   const stability = rankStability(ranked, ranks, resolveBootstrap(opts));
-  const { opens, leaders, vsLeader, adjusted } = tierStarts(ranked.length, raw, (j, i) => pairP(ranked[j]!, ranked[i]!));
+  const { leaders, vsLeader, adjusted } = tierStarts(ranked.length, raw, (j, i) => pairP(ranked[j]!, ranked[i]!));
   let tier = 1;
   return ranked.map((r, i) => {
-    if (i > 0 && opens[i]) tier++;
+    // a row opens a tier when it leads it
+    if (i > 0 && leaders[i] === i) tier++;
     return {
       id: r.id,
       rank: ranks[i]!,
@@ -126,8 +127,7 @@ export function tierStarts(
   n: number,
   above: readonly number[],
   pairP: (leader: number, row: number) => number,
-): { opens: boolean[]; leaders: number[]; vsLeader: number[]; adjusted: number[] } {
-  const opens = [true];
+): { leaders: number[]; vsLeader: number[]; adjusted: number[] } {
   const leaders = [0];
   const vsLeader: number[] = [];
   const adjusted: number[] = [];
@@ -138,14 +138,13 @@ export function tierStarts(
     const q = Math.min(1, p * (n - 1 - opened));
     vsLeader.push(p);
     adjusted.push(q);
-    opens.push(q < TIER_ALPHA);
     if (q < TIER_ALPHA) {
       leader = i;
       opened++;
     }
     leaders.push(leader);
   }
-  return { opens, leaders, vsLeader, adjusted };
+  return { leaders, vsLeader, adjusted };
 }
 
 /** Per row, the share of the bootstrap's resamples of chains in which its rank equals `ranks`. */

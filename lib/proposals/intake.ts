@@ -21,7 +21,7 @@ import type { Tx } from "@/db/tx";
 import { env } from "@/env";
 import { canonicalJson } from "@/core/grading/version";
 import { assertStorageRoom } from "@/lib/submissions/storage";
-import { proposedChainsQuotaError, proposedChainsUse, recordProposedChains, recordRefusedUpload } from "@/lib/submissions/quota";
+import { lockQuotaRows, proposedChainsQuotaError, proposedChainsUse, recordProposedChains, recordRefusedUpload } from "@/lib/submissions/quota";
 import { FieldError, InputError, LimitError, UnauthorizedError, EnvironmentError, type InputIssue } from "@/core/errors";
 import type { Chain } from "@/core/schemas/dataset";
 import { tooLarge } from "@/evaluator/dataset/records";
@@ -105,7 +105,7 @@ export async function receiveProposal(
   // the proposer's daily quota of chains and their storage: before reading (one chain must fit), and again in the
   // storing transaction with the proposal's chains and bytes, behind the user's row lock, so racing uploads cannot share a slot
   const admit = async (client: Tx | typeof db, chains: number, bytes: number) => {
-    if (client !== db) await client.$executeRaw`UPDATE "User" SET "name" = "name" WHERE "id" = ${viewer.id}`;
+    if (client !== db) await lockQuotaRows(client, { userId: viewer.id });
     const quota = await proposedChainsUse(viewer.id, now, client);
     if (quota.used + chains > dailyChains) throw proposedChainsQuotaError(dailyChains, quota.used, chains, quota.freesAt, now);
     await assertStorageRoom({ userId: viewer.id }, "you", bytes, limits.storageBytes, client);

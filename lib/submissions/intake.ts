@@ -32,7 +32,7 @@ import { storedMiniSchema } from "@/lib/dataset/data";
 import { defaultVersion } from "@/lib/dataset/default-version";
 import { readMultipart } from "@/lib/submissions/multipart";
 import { uploadedTrajectories } from "@/lib/submissions/trajectories";
-import { quotaError, quotaUse, recordArrival, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
+import { lockQuotaRows, quotaError, quotaUse, recordArrival, recordRefusedUpload, userQuotaUse } from "@/lib/submissions/quota";
 import { assertStorageRoom } from "@/lib/submissions/storage";
 import { parseFields, PREDICTIONS_FIELD, TRAJECTORIES_FIELD, type SubmissionRequest } from "@/lib/submissions/request";
 import { systemsForTeams, type SystemChoice } from "@/lib/teams/systems";
@@ -143,12 +143,7 @@ export async function receiveSubmission(
     const flagged = await checkDatasetVersion(request);
     const now = opts.now ?? new Date();
     const checkQuota = async (client: Tx | typeof db, bytes = 0) => {
-      // inside the storing transaction, take the team's row lock first: PostgreSQL (read committed) would
-      // otherwise let two transactions both count the same free slot; SQLite's write lock does the same
-      if (client !== db) {
-        await client.$executeRaw`UPDATE "Team" SET "name" = "name" WHERE "id" = ${system.teamId}`;
-        await client.$executeRaw`UPDATE "User" SET "name" = "name" WHERE "id" = ${viewer.id}`;
-      }
+      if (client !== db) await lockQuotaRows(client, { teamId: system.teamId, userId: viewer.id });
       const quota = await quotaUse({ teamId: system.teamId }, now, client);
       if (quota.used >= limits.dailyQuota) throw quotaError(`team ${system.team.name} has`, limits.dailyQuota, quota.freesAt, now);
       // per user as well: free teams are unlimited, so a team quota alone is no limit

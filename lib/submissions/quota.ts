@@ -32,6 +32,16 @@ async function arrivalsSince(key: string, now: Date, client: Tx | typeof db): Pr
   return { used: arrivals.length, freesAt: arrivals[0] ? new Date(arrivals[0].at.getTime() + DAY_MS) : null };
 }
 
+/**
+ * Inside a storing transaction, before counting: takes the rows whose quotas are counted, so two uploads racing for
+ * the last slot cannot both get it (PostgreSQL, read committed, would let both count the same free slot; SQLite's
+ * write lock does the same).
+ */
+export async function lockQuotaRows(tx: Tx, rows: { teamId?: string; userId: string }): Promise<void> {
+  if (rows.teamId) await tx.$executeRaw`UPDATE "Team" SET "name" = "name" WHERE "id" = ${rows.teamId}`;
+  await tx.$executeRaw`UPDATE "User" SET "name" = "name" WHERE "id" = ${rows.userId}`;
+}
+
 /** Counts an accepted upload against its team's and its user's quota; in the transaction that stores it. */
 export async function recordArrival(tx: Tx, by: { teamId: string; userId: string }, now: Date): Promise<void> {
   await tx.rateEvent.createMany({ data: [{ key: arrivalKey({ teamId: by.teamId }), at: now }, { key: arrivalKey({ userId: by.userId }), at: now }] });

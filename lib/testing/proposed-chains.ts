@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chainSchema, type Chain } from "@/core/schemas/dataset";
 import { ROOT } from "@/lib/testing/demo-database";
-import { asNewChain } from "@/lib/demo-proposal";
+import { asNewChain, withAddedTest } from "@/lib/demo-proposal";
 
 export const DEMO_RECORDS: Chain[] = readFileSync(join(ROOT, "demo", "dataset.jsonl"), "utf8")
   .split("\n")
@@ -49,12 +49,7 @@ export function proposedChain(repo: string, suffix: string, v: ProposedVariant =
   const bugs = renamed.bug_fixes.map((bug, i) => {
     if (i !== 0) return bug;
     if (v.goldFails) bug.FAIL_TO_PASS = [...bug.FAIL_TO_PASS, "tests/test_parser.py::test_no_such_test"];
-    if (v.coinFlip) {
-      bug.test_patch = `${bug.test_patch.endsWith("\n") ? bug.test_patch : `${bug.test_patch}\n`}${COIN_DIFF}`;
-      bug.test_cmds = bug.test_cmds.map((c) => `${c} tests/test_coin_probe.py`);
-      bug.PASS_TO_PASS = [...bug.PASS_TO_PASS, COIN_TEST];
-    }
-    return bug;
+    return v.coinFlip ? withAddedTest(bug, COIN_DIFF, "tests/test_coin_probe.py", [COIN_TEST]) : bug;
   });
   return { ...renamed, bug_fixes: bugs };
 }
